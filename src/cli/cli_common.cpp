@@ -1,0 +1,42 @@
+#include "cli/cli_common.h"
+
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include "core/registry.h"
+
+namespace plateau::cli {
+
+std::string read_input(const std::string& path) {
+  if (path == "-") {
+    return std::string(std::istreambuf_iterator<char>(std::cin), {});
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw UsageError("cannot read record file '" + path + "'");
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  return buf.str();
+}
+
+ReplayedGame load_position(const std::string& game_spec, const std::string& record_path) {
+  auto game = make_game(game_spec);
+  if (record_path.empty()) {
+    ReplayedGame out;
+    out.game = game;
+    out.initial = game->initial_state();
+    out.state = out.initial->clone();
+    return out;
+  }
+  ReplayedGame out = load_record(read_input(record_path));
+  if (out.game->name() != game->name()) {
+    throw UsageError("the record is a " + out.game->name() + " game, not " + game->name());
+  }
+  if (game_spec.find('(') != std::string::npos && out.game->spec() != game->spec()) {
+    throw UsageError("the record's game is " + out.game->spec() + ", not " + game->spec());
+  }
+  return out;
+}
+
+}  // namespace plateau::cli

@@ -1,0 +1,33 @@
+#pragma once
+// Shared pieces of the `plateau` subcommands.
+#include <CLI/CLI.hpp>
+#include <stdexcept>
+#include <string>
+
+#include "core/record.h"
+
+namespace plateau::cli {
+
+// Bad command-line input: main() prints "plateau: <message>" and exits with status 2.
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// The position named by GAME and an optional record (a path, or "-" for standard input).
+// Without a record: GAME's start position. With one: the record replayed; GAME must name the
+// record's game (its options, if given, must match the record's). Throws UsageError for an
+// unreadable file, RecordError/OptionError for bad contents.
+ReplayedGame load_position(const std::string& game_spec, const std::string& record_path);
+
+// Whole contents of `path` ("-" = standard input); throws UsageError if it cannot be read.
+std::string read_input(const std::string& path);
+
+// Subcommand registration; each lives in its own cmd_*.cpp.
+void add_games_command(CLI::App& app);
+void add_moves_command(CLI::App& app);
+void add_board_command(CLI::App& app);
+void add_perft_command(CLI::App& app);
+void add_play_command(CLI::App& app);
+
+}  // namespace plateau::cli

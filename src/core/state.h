@@ -1,0 +1,86 @@
+#pragma once
+// A game state (DESIGN.md §2): a value that is cheap to copy (clone), comparable, hashable
+// (Zobrist) and serialisable. It answers whose turn it is, the legal moves, applies moves, gives
+// per-seat results, prints the text board, and drives step-by-step move input for people.
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/move.h"
+
+namespace plateau {
+
+class Game;
+
+// The seat value meaning "no one: the game is over".
+inline constexpr int kTerminalSeat = -1;
+
+// Answer to a step query: what a person may click or type next after a prefix of steps.
+struct StepChoices {
+  std::vector<std::string> next;  // legal next steps, canonical text, sorted, no duplicates
+  bool complete = false;          // the prefix itself already forms a full legal move
+};
+
+class State {
+ public:
+  virtual ~State() = default;
+
+  // The game this state belongs to (never null; the state keeps it alive).
+  virtual const std::shared_ptr<const Game>& game() const = 0;
+  // An independent copy.
+  virtual std::unique_ptr<State> clone() const = 0;
+
+  // The seat to move, 0-based, or kTerminalSeat once the game is over.
+  virtual int current_seat() const = 0;
+  bool is_terminal() const { return current_seat() == kTerminalSeat; }
+  // Number of moves applied since the initial (or parsed) position.
+  virtual int ply() const = 0;
+
+  // Every legal move of the seat to move, each distinct as a move (Phutball counts every jump
+  // path). Empty exactly when the state is terminal. Order is the game's own, deterministic.
+  virtual std::vector<Move> legal_moves() const = 0;
+  // The moves the AI considers: one move per distinct resulting position. Defaults to
+  // legal_moves(); games where many moves reach the same position override it.
+  virtual std::vector<Move> distinct_moves() const { return legal_moves(); }
+  // Applies `move`, which must be one of legal_moves() (or distinct_moves()) of this state.
+  // Behaviour for any other move is undefined: validate text input with parse_move first.
+  virtual void apply(const Move& move) = 0;
+
+  // Per-seat result once terminal, each in [0, 1] and summing to 1 (win 1, loss 0, a draw shared
+  // equally between the drawing seats). Before the end: all zeros.
+  virtual std::vector<double> returns() const = 0;
+  // One line describing the outcome (e.g. "Game over: A 1, B 2. B wins."), "" before the end.
+  virtual std::string result_text() const = 0;
+
+  // Canonical notation of `move` in this position (the position the move is played from).
+  virtual std::string move_to_string(const Move& move) const = 0;
+  // Parses `text` (case-insensitive) into a legal move of this position. Throws RuleError with
+  // a message naming the problem (bad syntax, which rule forbids it, game over).
+  virtual Move parse_move(std::string_view text) const = 0;
+
+  // Step input. `prefix` is a list of steps already taken (canonical or case-insensitive text).
+  // Throws RuleError if the prefix is not the start of any legal move. Never enumerates all
+  // moves where that could explode (Phutball jump paths).
+  virtual StepChoices next_steps(const std::vector<std::string>& prefix) const = 0;
+  // The move formed by a complete step sequence; throws RuleError if `steps` is not complete.
+  virtual Move move_from_steps(const std::vector<std::string>& steps) const = 0;
+  // The minimal step sequence that enters `move` (inverse of move_from_steps).
+  virtual std::vector<std::string> steps_of(const Move& move) const = 0;
+
+  // The game's text board print-out (fixed format of its spec), ending with a newline.
+  // `seat_names` are the players' names by seat (may be empty: the print-out then omits them).
+  virtual std::string to_text(const std::vector<std::string>& seat_names = {}) const = 0;
+  // One-line position string; Game::parse_state(serialize()) gives an equal state.
+  virtual std::string serialize() const = 0;
+  // Zobrist hash of the position (everything that affects future play).
+  virtual std::uint64_t hash() const = 0;
+  // Same game, same position and history-relevant data.
+  virtual bool equals(const State& other) const = 0;
+
+  // Parses and applies `text`; throws RuleError (state unchanged) if it is not legal here.
+  void apply_text(std::string_view text) { apply(parse_move(text)); }
+};
+
+}  // namespace plateau

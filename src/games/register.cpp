@@ -1,0 +1,28 @@
+#include "games/register.h"
+
+#include <mutex>
+
+#include "core/registry.h"
+#include "games/bohnduell/bohnduell_game.h"
+
+namespace plateau {
+
+namespace {
+
+template <class GameT, class InfoFn>
+void add(InfoFn info) {
+  register_game(info(), [](const OptionValues& options) -> std::shared_ptr<const Game> {
+    return std::make_shared<GameT>(options);
+  });
+}
+
+}  // namespace
+
+void register_builtin_games() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    add<bohnduell::BohnDuellGame>(bohnduell::game_info);
+  });
+}
+
+}  // namespace plateau

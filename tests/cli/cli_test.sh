@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The plateau command as a user runs it: exact output, exit statuses, record round trips.
+# Usage: cli_test.sh PATH/TO/plateau TEST_DATA_DIR
+set -u
+plateau=$1
+data=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+
+check() {  # check NAME EXPECTED ACTUAL
+  if [ "$2" != "$3" ]; then
+    echo "FAIL: $1"; echo "--- expected"; echo "$2"; echo "--- actual"; echo "$3"
+    failures=$((failures + 1))
+  else
+    echo "ok: $1"
+  fi
+}
+
+check "moves at start" "$(printf 'S1\nS2\nS3\nS4')" "$("$plateau" moves bohnduell)"
+
+printf '[Game "bohnduell"]\n[Options "supply=4"]\nA:S1 B:S1\n' > "$tmp/r1.record"
+check "moves from record" "H1" "$("$plateau" moves bohnduell --record "$tmp/r1.record")"
+check "moves from stdin" "H1" "$("$plateau" moves bohnduell --record - < "$tmp/r1.record")"
+
+expected_board='       B1  B2  B3  B4
+[  1]   1   1   1   1
+        0   1   1   1  [  0]
+       A4  A3  A2  A1
+B: supply 0, store 1
+A: supply 0, store 0
+A to move.'
+check "board from record" "$expected_board" "$("$plateau" board bohnduell --record "$tmp/r1.record")"
+
+check "perft" "$(printf '1 4\n2 16')" "$("$plateau" perft 'bohnduell(supply=20)' 2)"
+
+# Bad input: exit status 2 and one line on stderr.
+bad() {  # bad NAME EXPECTED_MESSAGE ARGS...
+  local name=$1 msg=$2; shift 2
+  local out status
+  out=$("$plateau" "$@" 2>&1 >/dev/null); status=$?
+  check "$name: status" "2" "$status"
+  check "$name: message" "$msg" "$out"
+}
+bad "unknown game" "plateau: unknown game 'chess'; games are: bohnduell" moves chess
+bad "bad option" "plateau: bad value '0' for option supply: expected an integer 1..63" moves 'bohnduell(supply=0)'
+bad "missing record" "plateau: cannot read record file '$tmp/none'" board bohnduell --record "$tmp/none"
+printf '[Game "bohnduell"]\nA:S4 B:H2\n' > "$tmp/bad.record"
+bad "illegal move in record" "plateau: line 2: move 2 (H2) is illegal: H2 is not legal: bowl B2 holds 0 balls, a harvest needs exactly 2" moves bohnduell --record "$tmp/bad.record"
+bad "perft depth" "plateau: DEPTH: Value 0 not in range 1 to 64 (try --help)" perft bohnduell 0
+bad "no subcommand" "plateau: A subcommand is required (try --help)"
+bad "bad seats" "plateau: --seats needs 2 entries for bohnduell, got 1" play bohnduell --seats human
+
+"$plateau" --help >/dev/null; check "help status" "0" "$?"
+"$plateau" play --help | grep -q -- "--seats"; check "play help mentions --seats" "0" "$?"
+
+# A whole game in the terminal: two random seats, record saved, reloaded to the same position.
+"$plateau" play bohnduell --seats random,random --seed 7 --save "$tmp/game.record" > "$tmp/play.out" < /dev/null
+check "play exit" "0" "$?"
+last_board=$(sed -n '/^Game over/q;p' "$tmp/play.out" | tail -n 6; grep '^Game over' "$tmp/play.out" | head -1)
+check "record reproduces the final board" "$last_board" "$("$plateau" board bohnduell --record "$tmp/game.record" | tail -n 7)"
+check "no moves after the end" "" "$("$plateau" moves bohnduell --record "$tmp/game.record")"
+
+# A human seat driven through standard input: help, moves, an illegal move, undo, then quit.
+printf 'moves\nH1\nS4\nundo\nS3\nquit\n' | "$plateau" play bohnduell --seats human,random --seed 1 --save "$tmp/h.record" > "$tmp/h.out"
+check "human play exit" "0" "$?"
+grep -q 'S1 S2 S3 S4$' "$tmp/h.out"; check "moves listed" "0" "$?"
+grep -q 'Illegal: H1 is not legal: bowl A1 holds 0 balls, a harvest needs exactly 1$' "$tmp/h.out"
+check "illegal move explained" "0" "$?"
+check "undo then S3 recorded" "A:S3" "$(sed -n '$p' "$tmp/h.record" | cut -d' ' -f1)"
+
+if [ $failures -ne 0 ]; then echo "$failures failure(s)"; exit 1; fi
+echo "all cli checks passed"
