@@ -23,7 +23,7 @@ export function App() {
   const parts = hash.replace(/^#\/?/, '').split('/');
   let body;
   if (parts[0] === 'rules' && GAMES.includes(parts[1])) {
-    body = <RulesView game={parts[1]} onClose={() => (location.hash = '#/')} />;
+    body = <RulesView key={parts[1]} game={parts[1]} onClose={() => (location.hash = '#/')} />;
   } else {
     body = (
       <nav class="lobby">

@@ -18,8 +18,8 @@ function balls(count: number, cx: number, cy: number, colour: string) {
   const shown = Math.min(count, 12);
   const out = [];
   for (let i = 0; i < shown; i++) {
-    const angle = (i / Math.max(shown, 1)) * Math.PI * 2;
-    const r = shown === 1 ? 0 : 16;
+    const angle = (i / 12) * Math.PI * 2 - Math.PI / 2;
+    const r = 17; // a ring, so the count in the middle stays readable
     out.push(<circle cx={cx + r * Math.cos(angle)} cy={cy + r * Math.sin(angle)} r={5} fill={colour} />);
   }
   return out;
