@@ -30,7 +30,8 @@ void BM_BilobaRandomPlayout(benchmark::State& st, const char* spec) {
   }
   st.counters["playouts/s"] =
       benchmark::Counter(static_cast<double>(st.iterations()), benchmark::Counter::kIsRate);
-  st.counters["plies/s"] = benchmark::Counter(static_cast<double>(plies), benchmark::Counter::kIsRate);
+  st.counters["plies/s"] =
+      benchmark::Counter(static_cast<double>(plies), benchmark::Counter::kIsRate);
   st.counters["plies/playout"] =
       static_cast<double>(plies) / static_cast<double>(std::max<std::int64_t>(1, st.iterations()));
   st.counters["decided"] = static_cast<double>(finished) / static_cast<double>(st.iterations());

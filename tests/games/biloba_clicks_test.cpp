@@ -2,6 +2,8 @@
 // (ignored and deselecting clicks included, the seat asked next, the boards and records), the
 // consequences of §5.4, and two properties: the minimal clicks of every legal turn token
 // (§7.3) rebuild exactly that turn, and any click stream yields turns the move-level rules accept.
+#include "games/biloba/biloba_clicks.h"
+
 #include <gtest/gtest.h>
 
 #include <optional>
@@ -9,7 +11,6 @@
 #include "core/random.h"
 #include "core/registry.h"
 #include "core/text.h"
-#include "games/biloba/biloba_clicks.h"
 #include "games/biloba/biloba_game.h"
 #include "games/biloba/biloba_notation.h"
 #include "games/register.h"

@@ -80,7 +80,10 @@ std::string position_string(const std::string& board, int seat, int players) {
 std::string body_xy(const Move& move) {
   const std::size_t n = move.size() >= 3 && move[1] == kCentre ? 3 : 2;
   std::string out;
-  for (std::size_t i = 0; i < n; ++i) out += (i ? "-" : "") + xy(move[i]);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i) out += '-';
+    out += xy(move[i]);
+  }
   return out;
 }
 
@@ -111,7 +114,10 @@ std::string token_of(const json& turn) {
   } else {
     return "";
   }
-  for (const auto& r : turn["refills"]) token += "/" + pair_token(r);
+  for (const auto& r : turn["refills"]) {
+    token += '/';
+    token += pair_token(r);
+  }
   if (kind == "forced_capture" && turn["elimination_test"] == "eliminated") token += "+out";
   return token;
 }
@@ -166,7 +172,10 @@ void replay_moves(const json& rec, Totals& totals) {
     std::set<std::string> bodies;
     for (const auto& body : move_bodies(start, rec["probe"]["seat"])) {
       std::string s;
-      for (std::size_t i = 0; i < body.size(); ++i) s += (i ? "-" : "") + xy(body[i]);
+      for (std::size_t i = 0; i < body.size(); ++i) {
+        if (i) s += '-';
+        s += xy(body[i]);
+      }
       bodies.insert(s);
     }
     EXPECT_EQ(bodies, json_set(rec["probe"]["legal_moves"])) << "probe";
@@ -226,8 +235,10 @@ void replay_moves(const json& rec, Totals& totals) {
       EXPECT_EQ(batch, json_set(turn["captures"][b])) << "batch " << b;
     }
     const json& test = turn["elimination_test"];
-    EXPECT_EQ(log.elimination_test,
-              test.is_null() ? -1 : test == "survived" ? 1 : test == "eliminated" ? 0 : 99);
+    EXPECT_EQ(log.elimination_test, test.is_null()         ? -1
+                                    : test == "survived"   ? 1
+                                    : test == "eliminated" ? 0
+                                                           : 99);
     const std::vector<int> before = turn["counts_before"];
     state->apply(move);
     const Position& after = static_cast<BilobaState&>(*state).position();
@@ -323,20 +334,22 @@ TEST_P(BilobaGolden, EveryRecordMatchesTheOriginal) {
             << totals.clicks << " clicks\n";
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Files, BilobaGolden,
-    ::testing::Values(std::make_pair("spec_vectors.jsonl", 30), std::make_pair("scenarios.jsonl", 4),
-                      std::make_pair("random_2p.jsonl.gz", 60),
-                      std::make_pair("random_3p.jsonl.gz", 40),
-                      std::make_pair("random_4p.jsonl.gz", 40),
-                      std::make_pair("ai_2p.jsonl.gz", 20), std::make_pair("ai_3p.jsonl.gz", 20),
-                      std::make_pair("ai_4p.jsonl.gz", 20),
-                      std::make_pair("selected_extra.jsonl.gz", 4)),
-    [](const auto& info) {
-      std::string name;
-      for (char c : info.param.first) name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
-      return name;
-    });
+INSTANTIATE_TEST_SUITE_P(Files, BilobaGolden,
+                         ::testing::Values(std::make_pair("spec_vectors.jsonl", 30),
+                                           std::make_pair("scenarios.jsonl", 4),
+                                           std::make_pair("random_2p.jsonl.gz", 60),
+                                           std::make_pair("random_3p.jsonl.gz", 40),
+                                           std::make_pair("random_4p.jsonl.gz", 40),
+                                           std::make_pair("ai_2p.jsonl.gz", 20),
+                                           std::make_pair("ai_3p.jsonl.gz", 20),
+                                           std::make_pair("ai_4p.jsonl.gz", 20),
+                                           std::make_pair("selected_extra.jsonl.gz", 4)),
+                         [](const auto& info) {
+                           std::string name;
+                           for (char c : info.param.first)
+                             name += std::isalnum(static_cast<unsigned char>(c)) ? c : '_';
+                           return name;
+                         });
 
 }  // namespace
 }  // namespace plateau::biloba

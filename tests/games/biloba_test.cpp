@@ -125,28 +125,40 @@ TEST_F(BilobaTest, Geometry) {
 // §16 test vectors, move level
 
 TEST_F(BilobaTest, TV01_StartPositionEveryLegalMove) {
-  const std::map<std::string, std::string> orange = {
-      {"b6", "a7 a6 a5 b7 b5 c5"}, {"c7", "b8 b7 a5 c8 c5"},   {"c6", "b7 a6 b5 c5 d5"},
-      {"d8", "c9 c8 d9"},          {"d7", "c8 b7 b5 d5 f5"},   {"d6", "c5 d5 e5→{d5,f5}"},
-      {"e9", "d9 f9"},             {"e8", "d9 c8 f9 g8"},      {"e7", "c5 g5"},
-      {"e6", "d5 e5→{d5,f5} f5"},  {"f8", "f9 g9 g8"},         {"f7", "d5 f5 g8 h7 h5"},
-      {"f6", "e5→{d5,f5} f5 g5"},  {"g7", "g8 g5 h8 h7 i5"},   {"g6", "f5 g5 h7 i6 h5"},
-      {"h6", "g5 h7 h5 i7 i6 i5"}};
+  const std::map<std::string, std::string> orange = {{"b6", "a7 a6 a5 b7 b5 c5"},
+                                                     {"c7", "b8 b7 a5 c8 c5"},
+                                                     {"c6", "b7 a6 b5 c5 d5"},
+                                                     {"d8", "c9 c8 d9"},
+                                                     {"d7", "c8 b7 b5 d5 f5"},
+                                                     {"d6", "c5 d5 e5→{d5,f5}"},
+                                                     {"e9", "d9 f9"},
+                                                     {"e8", "d9 c8 f9 g8"},
+                                                     {"e7", "c5 g5"},
+                                                     {"e6", "d5 e5→{d5,f5} f5"},
+                                                     {"f8", "f9 g9 g8"},
+                                                     {"f7", "d5 f5 g8 h7 h5"},
+                                                     {"f6", "e5→{d5,f5} f5 g5"},
+                                                     {"g7", "g8 g5 h8 h7 i5"},
+                                                     {"g6", "f5 g5 h7 i6 h5"},
+                                                     {"h6", "g5 h7 h5 i7 i6 i5"}};
   const std::map<std::string, std::string> blue = {
-      {"b4", "a5 a4 a3 b5 b3 c5"}, {"c4", "b5 a4 b3 c5 d5"},   {"c3", "a5 b3 b2 c5 c2"},
-      {"d4", "c5 d5 e5→{d5,f5}"},  {"d3", "b5 b3 c2 d5 f5"},   {"d2", "c2 c1 d1"},
-      {"e4", "d5 e5→{d5,f5} f5"},  {"e3", "c5 g5"},            {"e2", "c2 d1 g2 f1"},
-      {"e1", "d1 f1"},             {"f4", "e5→{d5,f5} f5 g5"}, {"f3", "d5 f5 h5 h3 g2"},
-      {"f2", "f1 g2 g1"},          {"g4", "f5 g5 h5 i4 h3"},   {"g3", "g5 g2 i5 h3 h2"},
-      {"h4", "g5 h5 h3 i5 i4 i3"}};
+      {"b4", "a5 a4 a3 b5 b3 c5"}, {"c4", "b5 a4 b3 c5 d5"},
+      {"c3", "a5 b3 b2 c5 c2"},    {"d4", "c5 d5 e5→{d5,f5}"},
+      {"d3", "b5 b3 c2 d5 f5"},    {"d2", "c2 c1 d1"},
+      {"e4", "d5 e5→{d5,f5} f5"},  {"e3", "c5 g5"},
+      {"e2", "c2 d1 g2 f1"},       {"e1", "d1 f1"},
+      {"f4", "e5→{d5,f5} f5 g5"},  {"f3", "d5 f5 h5 h3 g2"},
+      {"f2", "f1 g2 g1"},          {"g4", "f5 g5 h5 i4 h3"},
+      {"g3", "g5 g2 i5 h3 h2"},    {"h4", "g5 h5 h3 i5 i4 i3"}};
   const Position pos = start_position(2);
   for (const auto& [sq, list] : orange) EXPECT_EQ(dests(pos, sq), list) << sq;
   for (const auto& [sq, list] : blue) EXPECT_EQ(dests(pos, sq), list) << sq;
   // 68 legal moves each, a walk counting once per exit.
   auto s = at(kStart2);
   EXPECT_EQ(s->legal_moves().size(), 68u);
-  auto b = at("##..O..##/#..OOO..#/..OOOOO../.OOOOOOO./....*..../.BBBBBBB./..BBBBB../#..BBB..#/"
-              "##..B..## B 2");
+  auto b =
+      at("##..O..##/#..OOO..#/..OOOOO../.OOOOOOO./....*..../.BBBBBBB./..BBBBB../#..BBB..#/"
+         "##..B..## B 2");
   EXPECT_EQ(b->legal_moves().size(), 68u);
   // The backward step d8-c9, the sideways jumps e8-c8 and e8-g8; e7 cannot jump to the centre;
   // b8 is playable, a8 and b9 are not.
@@ -169,11 +181,10 @@ TEST_F(BilobaTest, TV02_JumpGeometry) {
 TEST_F(BilobaTest, TV03_JumpDirectionPerColour4Players) {
   const std::string rows =
       "##.....##/#.......#/........./........./.YYY*..../.YXY...../.YYY...../#.......#/##.....##";
-  const std::vector<std::tuple<char, char, std::string>> cases = {
-      {'O', 'B', "a4 c2 e4 e2"},
-      {'B', 'R', "a6 a4 c6 c2"},
-      {'R', 'G', "a6 a4 c6 e6 e4"},
-      {'G', 'O', "c6 c2 e6 e4 e2"}};
+  const std::vector<std::tuple<char, char, std::string>> cases = {{'O', 'B', "a4 c2 e4 e2"},
+                                                                  {'B', 'R', "a6 a4 c6 c2"},
+                                                                  {'R', 'G', "a6 a4 c6 e6 e4"},
+                                                                  {'G', 'O', "c6 c2 e6 e4 e2"}};
   for (const auto& [x, y, expected] : cases) {
     std::string text = rows;
     std::replace(text.begin(), text.end(), 'X', x);
@@ -223,8 +234,9 @@ TEST_F(BilobaTest, TV05_CentreWithOneFreeNeighbour) {
 }
 
 TEST_F(BilobaTest, TV06_CentreWalk) {
-  auto s = at("##OO...##/#.......#/........./...O...../....*..../.....B.../......B../#.....B.#/"
-              "##.....## O 2");
+  auto s =
+      at("##OO...##/#.......#/........./...O...../....*..../.....B.../......B../#.....B.#/"
+         "##.....## O 2");
   play(*s, "O:d6-e5-e6");
   EXPECT_EQ(s->serialize(),
             "##OO...##/#.......#/........./....O..../....*..../.....B.../......B../#.....B.#/"
@@ -233,8 +245,9 @@ TEST_F(BilobaTest, TV06_CentreWalk) {
 }
 
 TEST_F(BilobaTest, TV07_CaptureAndRefill) {
-  auto s = at("##.....##/#.......#/........./........./....*..../..OB...../.....O.../#.....BB#/"
-              "##....B## O 2");
+  auto s =
+      at("##.....##/#.......#/........./........./....*..../..OB...../.....O.../#.....BB#/"
+         "##....B## O 2");
   EXPECT_EQ(s->next_steps({"f3", "e4"}).next, (std::vector<std::string>{"c4", "e4"}));
   EXPECT_EQ(s->next_steps({"f3", "e4", "c4"}).next, std::vector<std::string>{"d4"});
   play(*s, "O:f3-e4/c4-d4");
@@ -269,14 +282,15 @@ TEST_F(BilobaTest, TV08_RefillOrderMatters) {
   EXPECT_EQ(moves, (std::vector<std::string>{"e3-d4/b4-c4/d2-d3", "e3-d4/b4-c4/d4-d3",
                                              "e3-d4/d2-d3/b4-c4", "e3-d4/d2-d3/d4-c4",
                                              "e3-d4/d4-c4/d2-d3", "e3-d4/d4-d3/b4-c4"}));
-  EXPECT_THROW(at(start)->parse_move("e3-d4/d4-c4"), RuleError);          // a refill is missing
-  EXPECT_THROW(at(start)->parse_move("e3-d4/d4-c4/d4-d3"), RuleError);    // d4 is gone
+  EXPECT_THROW(at(start)->parse_move("e3-d4/d4-c4"), RuleError);        // a refill is missing
+  EXPECT_THROW(at(start)->parse_move("e3-d4/d4-c4/d4-d3"), RuleError);  // d4 is gone
   EXPECT_THROW(at(start)->parse_move("e3-d4/d4-c4/d2-d3/b4-c4"), RuleError);
 }
 
 TEST_F(BilobaTest, TV09_RefillChain) {
-  auto s = at("##...O.##/#.....O.#/.......O./........./.B..*..../........./..OOB..../#.B.....#/"
-              "##.....## B 2");
+  auto s =
+      at("##...O.##/#.....O.#/.......O./........./.B..*..../........./..OOB..../#.B.....#/"
+         "##.....## B 2");
   play(*s, "B:b5-c4/c2-c3/e3-d3");
   EXPECT_EQ(s->serialize(),
             "##...O.##/#.....O.#/.......O./........./....*..../..B....../..BB...../#.......#/"
@@ -284,8 +298,9 @@ TEST_F(BilobaTest, TV09_RefillChain) {
 }
 
 TEST_F(BilobaTest, TV10_ForcedCaptureEndsTheTurn) {
-  auto s = at("##OOO..##/#.......#/........./........./....*..../........./...O.O.../#...B...#/"
-              "##..BBB## B 2");
+  auto s =
+      at("##OOO..##/#.......#/........./........./....*..../........./...O.O.../#...B...#/"
+         "##..BBB## B 2");
   play(*s, "B:e2-e3");
   EXPECT_EQ(legal(*s), (std::vector<std::string>{"x/d3-e3", "x/f3-e3"}));
   EXPECT_THROW(s->parse_move("e9-e8"), RuleError);  // no move: the turn is the capture
@@ -296,8 +311,9 @@ TEST_F(BilobaTest, TV10_ForcedCaptureEndsTheTurn) {
             "##..BBB## B 2");
 
   // Variant: 2 v 2 after the capture; refill skipped, orange fails canEatSoon.
-  auto v = at("##.....##/#.......#/........./........./....*..../........./...O.O.../#...B...#/"
-              "##...BB## B 2");
+  auto v =
+      at("##.....##/#.......#/........./........./....*..../........./...O.O.../#...B...#/"
+         "##...BB## B 2");
   play(*v, "B:e2-e3");
   EXPECT_EQ(legal(*v), std::vector<std::string>{"x+out"});
   play(*v, "O:x+out");
@@ -310,8 +326,9 @@ TEST_F(BilobaTest, TV10_ForcedCaptureEndsTheTurn) {
 }
 
 TEST_F(BilobaTest, TV11_OutOfTurnCaptureWaitsForItsOwner) {
-  auto s = at("##OOO..##/#.......#/........B/........B/....*..../....O...B/...R.R.../#.......#/"
-              "##.RRR.## O 3");
+  auto s =
+      at("##OOO..##/#.......#/........B/........B/....*..../....O...B/...R.R.../#.......#/"
+         "##.RRR.## O 3");
   play(*s, "O:e4-e3 B:i4-h4 R:x/d3-e3");
   EXPECT_EQ(s->serialize(),
             "##OOO..##/#.......#/........B/........B/....*..../.......B./....RR.../#.......#/"
@@ -320,8 +337,9 @@ TEST_F(BilobaTest, TV11_OutOfTurnCaptureWaitsForItsOwner) {
 }
 
 TEST_F(BilobaTest, TV12_PendingCaptureDisappears) {
-  auto s = at("##OOO..##/#.......#/........B/........./....*..../....OB.../...R.R.../#.......#/"
-              "##.RR.B## O 3");
+  auto s =
+      at("##OOO..##/#.......#/........B/........./....*..../....OB.../...R.R.../#.......#/"
+         "##.RR.B## O 3");
   play(*s, "O:e4-e3 B:g1-f2/f2-f3");
   EXPECT_LT(s->legal_moves()[0][0], kSquares);  // red has a normal move, no capture
   play(*s, "R:d1-c2");
@@ -331,15 +349,17 @@ TEST_F(BilobaTest, TV12_PendingCaptureDisappears) {
 }
 
 TEST_F(BilobaTest, TV13_EliminationTestWithTwoPawns) {
-  auto a = at("##.....##/#.......#/........./........./....*..../..OB...../....O..../#.....BB#/"
-              "##....B## O 2");
+  auto a =
+      at("##.....##/#.......#/........./........./....*..../..OB...../....O..../#.....BB#/"
+         "##....B## O 2");
   EXPECT_TRUE(can_eat_soon(bs(*a).position(), 0));
   play(*a, "O:e3-e4/c4-d4");
   EXPECT_EQ(a->serialize(),
             "##.....##/#.......#/........./........./....*..../...OO..../........./#.....BB#/"
             "##....B## B 2");
-  auto b = at("##.....##/#.......#/........./........./....*..../..OB...../........./#...O.BB#/"
-              "##....B## O 2");
+  auto b =
+      at("##.....##/#.......#/........./........./....*..../..OB...../........./#...O.BB#/"
+         "##....B## O 2");
   EXPECT_FALSE(can_eat_soon(bs(*b).position(), 0));
   EXPECT_EQ(legal(*b), std::vector<std::string>{"out"});
   EXPECT_EQ(b->steps_of(b->legal_moves()[0]), std::vector<std::string>{});
@@ -353,8 +373,9 @@ TEST_F(BilobaTest, TV13_EliminationTestWithTwoPawns) {
 }
 
 TEST_F(BilobaTest, TV14_CanEatSoonThroughDecorativeCorners) {
-  auto s = at("##.....##/#BO.....#/.O......./........./....*..../........./........./#.....BB#/"
-              "##....B## O 2");
+  auto s =
+      at("##.....##/#BO.....#/.O......./........./....*..../........./........./#.....BB#/"
+         "##....B## O 2");
   EXPECT_TRUE(can_eat_soon(bs(*s).position(), 0));
   EXPECT_EQ(s->current_seat(), 0);
   EXPECT_EQ(dests(bs(*s).position(), "b7"), "a7 a6 b6 c7 c6");
@@ -363,24 +384,27 @@ TEST_F(BilobaTest, TV14_CanEatSoonThroughDecorativeCorners) {
 }
 
 TEST_F(BilobaTest, TV15_SinglePawnSurvivesThroughTheCentreClause) {
-  auto s = at("##.....##/#.......#/........./...OB..../....*..../........./........./#.....BB#/"
-              "##....B## O 2");
+  auto s =
+      at("##.....##/#.......#/........./...OB..../....*..../........./........./#.....BB#/"
+         "##....B## O 2");
   EXPECT_TRUE(can_eat_soon(bs(*s).position(), 0));
   EXPECT_LT(s->legal_moves()[0][0], kSquares);
 }
 
 TEST_F(BilobaTest, TV16_TwoSurvivorsWithTwoPawnsEach) {
   // 3 players, orange dead: play goes on; blue fails canEatSoon.
-  auto three = at("##.....##/#.......#/..B....../..B....../....*..../........./......R../"
-                  "#.....R.#/##.....## O 3");
+  auto three =
+      at("##.....##/#.......#/..B....../..B....../....*..../........./......R../"
+         "#.....R.#/##.....## O 3");
   EXPECT_FALSE(three->is_terminal());
   EXPECT_EQ(three->current_seat(), 1);  // orange has no pawns: blue's turn
   play(*three, "B:out");
   EXPECT_EQ(three->result_text(), "Result: Red wins.");
   EXPECT_EQ(three->returns(), (std::vector<double>{0.0, 0.0, 1.0}));
   // 2 players, the same material: over before any click, a draw.
-  auto two = at("##.....##/#.......#/..O....../..O....../....*..../........./......B../"
-                "#.....B.#/##.....## O 2");
+  auto two =
+      at("##.....##/#.......#/..O....../..O....../....*..../........./......B../"
+         "#.....B.#/##.....## O 2");
   EXPECT_TRUE(two->is_terminal());
   EXPECT_EQ(two->result_text(), "Result: Draw.");
   EXPECT_EQ(two->returns(), (std::vector<double>{0.5, 0.5}));
@@ -407,8 +431,9 @@ TEST_F(BilobaTest, TV17_NoLegalMovePassesOrWaits) {
 }
 
 TEST_F(BilobaTest, TV18_RefillCycleLeavesASquareEmpty) {
-  auto s = at("##.....##/#.......#/........./........./....*..../..OBO..../...BB..../#...O.BB#/"
-              "##....B## O 2");
+  auto s =
+      at("##.....##/#.......#/........./........./....*..../..OBO..../...BB..../#...O.BB#/"
+         "##....B## O 2");
   play(*s, "O:x/c4-d4/e2-e3");
   EXPECT_EQ(s->serialize(),
             "##.....##/#.......#/........./........./....*..../...OO..../....O..../#.....BB#/"
@@ -416,8 +441,9 @@ TEST_F(BilobaTest, TV18_RefillCycleLeavesASquareEmpty) {
 }
 
 TEST_F(BilobaTest, TV19_DrawMadeByTheMover) {
-  auto s = at("##.....##/#.......#/........./........./....*..../..OB...../....O..../#.....BB#/"
-              "##.....## O 2");
+  auto s =
+      at("##.....##/#.......#/........./........./....*..../..OB...../....O..../#.....BB#/"
+         "##.....## O 2");
   EXPECT_NO_THROW(s->parse_move("e3-e4"));
   EXPECT_THROW(s->parse_move("e3-e4/c4-d4"), RuleError);  // the refill is skipped
   play(*s, "O:e3-e4");
@@ -429,8 +455,9 @@ TEST_F(BilobaTest, TV19_DrawMadeByTheMover) {
 }
 
 TEST_F(BilobaTest, TV20_HelpPageDrawIsAWin) {
-  auto s = at("##.....##/#.......#/........./........./.OO.*..../BBB....../........./#.O.....#/"
-              "##.....## O 2");
+  auto s =
+      at("##.....##/#.......#/........./........./.OO.*..../BBB....../........./#.O.....#/"
+         "##.....## O 2");
   play(*s, "O:c2-b3/b3-b4 B:x+out");
   EXPECT_EQ(s->serialize(),
             "##.....##/#.......#/........./........./.OO.*..../........./........./#.......#/"
@@ -460,15 +487,17 @@ TEST_F(BilobaTest, TV21_RefillChoiceExposesTheMover) {
 TEST_F(BilobaTest, ResultsAndReturns) {
   // SC-01: orange (2 pawns) takes blue's last pawn at its turn start, then fails its own test:
   // the board is empty and there is no result.
-  auto none = at("##.....##/#.......#/........./........./....*..../........./........./"
-                 "#...OBO.#/##.....## O 2");
+  auto none =
+      at("##.....##/#.......#/........./........./....*..../........./........./"
+         "#...OBO.#/##.....## O 2");
   EXPECT_EQ(legal(*none), std::vector<std::string>{"x+out"});
   none->apply_text("x+out");
   EXPECT_EQ(none->result_text(), "Result: none.");
   EXPECT_EQ(none->returns(), (std::vector<double>{0.5, 0.5}));
   // A lone survivor with one pawn: "Draw", shared by every seat.
-  auto lone = at("##.....##/#.......#/........./........./....*..../........./........./"
-                 "#...O...#/##.....## O 3");
+  auto lone =
+      at("##.....##/#.......#/........./........./....*..../........./........./"
+         "#...O...#/##.....## O 3");
   EXPECT_EQ(lone->result_text(), "Result: Draw.");
   EXPECT_EQ(bs(*lone).outcome(), Outcome::kDraw);
   const double third = 1.0 / 3;
@@ -493,8 +522,9 @@ TEST_F(BilobaTest, ResultsAndReturns) {
 // Notation, print-out, options, steps, records
 
 TEST_F(BilobaTest, TokensParseCaseInsensitivelyAndPrintCanonically) {
-  auto s = at("##.....##/#.......#/........./........./....*..../..OB...../.....O.../#.....BB#/"
-              "##....B## O 2");
+  auto s =
+      at("##.....##/#.......#/........./........./....*..../..OB...../.....O.../#.....BB#/"
+         "##....B## O 2");
   const Move m = s->parse_move("F3-E4/C4-D4");
   EXPECT_EQ(s->move_to_string(m), "f3-e4/c4-d4");
   auto code = [](const char* sq) { return static_cast<Move::Code>(*parse_square(sq)); };
@@ -538,15 +568,17 @@ TEST_F(BilobaTest, BadTokensNameTheProblem) {
   EXPECT_EQ(message("d6-e5-d6"),
             "d6-e5-d6 is not legal: the walk must leave e5 to an empty neighbour other than d6, "
             "not d6");
-  EXPECT_EQ(message("d6-d5/c4-d4"), "d6-d5/c4-d4 is not legal: refill c4-d4: no refill is asked for");
+  EXPECT_EQ(message("d6-d5/c4-d4"),
+            "d6-d5/c4-d4 is not legal: refill c4-d4: no refill is asked for");
   EXPECT_EQ(message("x"), "x is not legal: no pawn is sandwiched at the start of Orange's turn");
   EXPECT_EQ(message("out"), "out is not legal: Orange is not eliminated");
   EXPECT_EQ(message("pass"), "pass is not legal: Orange has a legal move");
   EXPECT_EQ(message("e9-e8"),
             "e9-e8 is not legal: e8 is not a destination of the pawn on e9 (steps go to empty "
             "neighbours; a jump goes over one pawn, never backwards)");
-  auto blocked = at("##OOOBB##/#BBBBB..#/BBBBBBB../........./....*..../........./........./"
-                    "#.......#/##....O## O 2");
+  auto blocked =
+      at("##OOOBB##/#BBBBB..#/BBBBBBB../........./....*..../........./........./"
+         "#.......#/##....O## O 2");
   EXPECT_THROW(blocked->parse_move("d9-d8"), RuleError);
   try {
     blocked->parse_move("d9-d8");
@@ -582,8 +614,9 @@ TEST_F(BilobaTest, BadPositionsNameTheProblem) {
             "bad Biloba position '" + rows +
                 " O 3': it is a 3-player position and this game has 2 players");
   EXPECT_NE(message(rows + " R 2").find("the colour to move must be one of OB"), std::string::npos);
-  EXPECT_NE(message(rows + " O 2 5").find("a turn count is only written when the game has a turn_cap"),
-            std::string::npos);
+  EXPECT_NE(
+      message(rows + " O 2 5").find("a turn count is only written when the game has a turn_cap"),
+      std::string::npos);
   std::string bad = rows;
   bad[0] = '.';
   EXPECT_NE(message(bad + " O 2").find("square a9 is not playable and must be '#'"),
@@ -618,10 +651,13 @@ TEST_F(BilobaTest, TextBoard) {
   const std::string text = four->to_text();
   EXPECT_EQ(text.substr(text.rfind("Orange to move")),
             "Orange to move. Pawns: Orange 8, Blue 8, Red 8, Green 8.\n");
-  auto won = at("##.....##/#.......#/........./........./.OO.*..../........./........./#.......#/"
-                "##.....## B 2");
-  EXPECT_EQ(won->to_text({"alice", "bob"}).substr(won->to_text({"alice", "bob"}).rfind('\n', 
-                won->to_text({"alice", "bob"}).size() - 2) + 1),
+  auto won =
+      at("##.....##/#.......#/........./........./.OO.*..../........./........./#.......#/"
+         "##.....## B 2");
+  EXPECT_EQ(won->to_text({"alice", "bob"})
+                .substr(won->to_text({"alice", "bob"})
+                            .rfind('\n', won->to_text({"alice", "bob"}).size() - 2) +
+                        1),
             "Result: alice wins.\n");
 }
 
@@ -648,22 +684,25 @@ TEST_F(BilobaTest, DistinctMovesMergeWalksWithSteps) {
   // d6-e5-d5 = d6-d5, e6-e5-d5 = e6-d5, e6-e5-f5 = e6-f5, f6-e5-f5 = f6-f5.
   EXPECT_EQ(s->distinct_moves().size(), 64u);
   // Refills made in another order reach the same position (TV-08 has six orders of 3 results).
-  auto t = at("##.....##/#.......#/........./........./....*..../.OB....../...BO..../#..O..BB#/"
-              "##....B## O 2");
+  auto t =
+      at("##.....##/#.......#/........./........./....*..../.OB....../...BO..../#..O..BB#/"
+         "##....B## O 2");
   int from_e3_d4 = 0;
-  for (const Move& m : t->distinct_moves()) from_e3_d4 += starts_with(t->move_to_string(m), "e3-d4");
+  for (const Move& m : t->distinct_moves())
+    from_e3_d4 += starts_with(t->move_to_string(m), "e3-d4");
   EXPECT_EQ(from_e3_d4, 3);
 }
 
 TEST_F(BilobaTest, RecordsAreSeatPrefixed) {
-  auto start = at("##OOO..##/#.......#/........./........./....*..../..B.B..../...BO..../"
-                  "#..O..BB#/##.....## O 2");
+  auto start =
+      at("##OOO..##/#.......#/........./........./....*..../..B.B..../...BO..../"
+         "#..O..BB#/##.....## O 2");
   auto s = start->clone();
-  std::vector<Move> moves;
-  for (const char* t : {"e3-d4/d2-d3", "x/c4-d4"}) {
-    moves.push_back(s->parse_move(t));
-    s->apply(moves.back());
-  }
+  const Move first = s->parse_move("e3-d4/d2-d3");
+  s->apply(first);
+  const Move second = s->parse_move("x/c4-d4");
+  s->apply(second);
+  const std::vector<Move> moves = {first, second};
   const std::string record = write_record(*start, moves);
   EXPECT_EQ(record,
             "[Game \"biloba\"]\n"

@@ -61,10 +61,18 @@ std::uint8_t jump_directions(int players, int colour) {
   for (int d = 0; d < kDirections; ++d) {
     bool ok = false;
     switch (colour) {
-      case 0: ok = kDy[d] >= 0; break;
-      case 1: ok = players == 2 ? kDy[d] <= 0 : kDx[d] <= 0; break;
-      case 2: ok = kDy[d] <= 0; break;
-      default: ok = kDx[d] >= 0; break;
+      case 0:
+        ok = kDy[d] >= 0;
+        break;
+      case 1:
+        ok = players == 2 ? kDy[d] <= 0 : kDx[d] <= 0;
+        break;
+      case 2:
+        ok = kDy[d] <= 0;
+        break;
+      default:
+        ok = kDx[d] >= 0;
+        break;
     }
     if (ok) mask |= static_cast<std::uint8_t>(1u << d);
   }
@@ -93,11 +101,16 @@ char colour_label(int colour) { return "OBRG"[colour]; }
 
 int colour_of_label(char label) {
   switch (std::toupper(static_cast<unsigned char>(label))) {
-    case 'O': return 0;
-    case 'B': return 1;
-    case 'R': return 2;
-    case 'G': return 3;
-    default: return -1;
+    case 'O':
+      return 0;
+    case 'B':
+      return 1;
+    case 'R':
+      return 2;
+    case 'G':
+      return 3;
+    default:
+      return -1;
   }
 }
 

@@ -10,11 +10,11 @@
 
 namespace plateau::biloba {
 
-inline constexpr int kSize = 9;          // the grid is kSize × kSize cells
-inline constexpr int kSquares = 81;      // cells, indexed 9*y + x (x = column, y = row from top)
-inline constexpr int kCentre = 40;       // e5 = (4,4)
-inline constexpr int kDirections = 8;    // king moves
-inline constexpr int kMaxColours = 4;    // orange, blue, red, green = seats 0..3
+inline constexpr int kSize = 9;        // the grid is kSize × kSize cells
+inline constexpr int kSquares = 81;    // cells, indexed 9*y + x (x = column, y = row from top)
+inline constexpr int kCentre = 40;     // e5 = (4,4)
+inline constexpr int kDirections = 8;  // king moves
+inline constexpr int kMaxColours = 4;  // orange, blue, red, green = seats 0..3
 
 constexpr int square_of(int x, int y) { return 9 * y + x; }
 constexpr int x_of(int square) { return square % 9; }

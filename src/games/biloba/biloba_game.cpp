@@ -66,9 +66,9 @@ BilobaState::BilobaState(std::shared_ptr<const BilobaGame> game, const Position&
 
 void BilobaState::update_outcome() {
   if (game_ended(pos_)) {
-    outcome_ = board_empty(pos_) ? Outcome::kNoResult
+    outcome_ = board_empty(pos_)   ? Outcome::kNoResult
                : winner(pos_) >= 0 ? Outcome::kWin
-                                    : Outcome::kDraw;
+                                   : Outcome::kDraw;
   } else if (game_->turn_cap() > 0 && pos_.turns >= game_->turn_cap()) {
     outcome_ = Outcome::kDraw;
   } else if (!game_->pass_when_stuck() && start_turn().phase() == Turn::Phase::kStuck) {
@@ -133,9 +133,7 @@ std::vector<double> BilobaState::returns() const {
   return r;
 }
 
-std::string BilobaState::result_text() const {
-  return result_line(outcome_, winner_seat(), {});
-}
+std::string BilobaState::result_text() const { return result_line(outcome_, winner_seat(), {}); }
 
 std::string BilobaState::move_to_string(const Move& move) const { return turn_token(move); }
 
@@ -160,8 +158,9 @@ Move BilobaState::parse_move(std::string_view text) const {
   if (syntax.body != expected) {
     switch (expected) {
       case Body::kX:
-        fail(who + " first takes the pawns sandwiched at the start of the turn and makes no move "
-                   "(x)");
+        fail(who +
+             " first takes the pawns sandwiched at the start of the turn and makes no move "
+             "(x)");
         break;
       case Body::kOut:
         fail(who + " is eliminated at the start of the turn (out)");
@@ -170,7 +169,8 @@ Move BilobaState::parse_move(std::string_view text) const {
         fail(who + " has no legal move (pass)");
         break;
       case Body::kMove:
-        if (syntax.body == Body::kX) fail("no pawn is sandwiched at the start of " + who + "'s turn");
+        if (syntax.body == Body::kX)
+          fail("no pawn is sandwiched at the start of " + who + "'s turn");
         if (syntax.body == Body::kOut) fail(who + " is not eliminated");
         fail(who + " has a legal move");
         break;
@@ -188,9 +188,8 @@ Move BilobaState::parse_move(std::string_view text) const {
     }
     if (!turn.accepts(to)) {
       if (to == kCentre) {
-        fail(adjacent(from, kCentre)
-                 ? "the centre e5 is closed (all its neighbours are occupied)"
-                 : from_name + " is not next to the centre e5");
+        fail(adjacent(from, kCentre) ? "the centre e5 is closed (all its neighbours are occupied)"
+                                     : from_name + " is not next to the centre e5");
       }
       fail(square_name(to) + " is not a destination of the pawn on " + from_name +
            " (steps go to empty neighbours; a jump goes over one pawn, never backwards)");

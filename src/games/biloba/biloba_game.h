@@ -69,7 +69,9 @@ class BilobaState : public State {
 
   const std::shared_ptr<const Game>& game() const override { return game_base_; }
   std::unique_ptr<State> clone() const override;
-  int current_seat() const override { return outcome_ == Outcome::kOngoing ? pos_.to_move : kTerminalSeat; }
+  int current_seat() const override {
+    return outcome_ == Outcome::kOngoing ? pos_.to_move : kTerminalSeat;
+  }
   int ply() const override { return ply_; }
   std::vector<Move> legal_moves() const override;
   std::vector<Move> distinct_moves() const override;

@@ -13,8 +13,10 @@ std::string turn_token(const Move& move) {
   std::size_t i = 0;
   if (move.empty()) return out;
   switch (move[0]) {
-    case kCodePass: return "pass";
-    case kCodeOut: return "out";
+    case kCodePass:
+      return "pass";
+    case kCodeOut:
+      return "out";
     case kCodeX:
       out = "x";
       i = 1;
@@ -126,8 +128,9 @@ Position parse_position(std::string_view text, int players, bool allow_turns) {
     throw RuleError("bad Biloba position '" + std::string(trim(text)) + "': " + why);
   };
   if (fields.size() < 3 || fields.size() > 4) {
-    fail("expected 9 rows joined by '/', the colour to move and the number of players, e.g. "
-         "'##..O..##/.../##..B..## O 2'");
+    fail(
+        "expected 9 rows joined by '/', the colour to move and the number of players, e.g. "
+        "'##..O..##/.../##..B..## O 2'");
   }
   const std::string_view players_field = fields[2];
   if (players_field.size() != 1 || players_field[0] < '2' || players_field[0] > '4') {
@@ -139,7 +142,8 @@ Position parse_position(std::string_view text, int players, bool allow_turns) {
   }
   Position pos = empty_position(players);
   const std::vector<std::string_view> rows = split(fields[0], '/');
-  if (rows.size() != 9) fail("expected 9 rows separated by '/', got " + std::to_string(rows.size()));
+  if (rows.size() != 9)
+    fail("expected 9 rows separated by '/', got " + std::to_string(rows.size()));
   for (int y = 0; y < kSize; ++y) {
     if (rows[y].size() != 9) {
       fail("rank " + std::to_string(9 - y) + " has " + std::to_string(rows[y].size()) +
@@ -163,8 +167,8 @@ Position parse_position(std::string_view text, int players, bool allow_turns) {
       const int colour = colour_of_label(ch);
       if (colour < 0) fail(where + ": '" + std::string(1, ch) + "' is not one of # * . O B R G");
       if (colour >= players) {
-        fail(where + ": " + colour_name(colour) + " does not play with " +
-             std::to_string(players) + " players");
+        fail(where + ": " + colour_name(colour) + " does not play with " + std::to_string(players) +
+             " players");
       }
       if (sq == kCentre) fail("a pawn never rests on the centre e5 between turns");
       pos.cell[sq] = static_cast<std::uint8_t>(colour);

@@ -11,10 +11,14 @@ std::string seat_display_name(int seat, const std::vector<std::string>& names) {
 
 std::string result_line(Outcome outcome, int winner, const std::vector<std::string>& names) {
   switch (outcome) {
-    case Outcome::kOngoing: return "";
-    case Outcome::kWin: return "Result: " + seat_display_name(winner, names) + " wins.";
-    case Outcome::kDraw: return "Result: Draw.";
-    case Outcome::kNoResult: return "Result: none.";
+    case Outcome::kOngoing:
+      return "";
+    case Outcome::kWin:
+      return "Result: " + seat_display_name(winner, names) + " wins.";
+    case Outcome::kDraw:
+      return "Result: Draw.";
+    case Outcome::kNoResult:
+      return "Result: none.";
   }
   return "";
 }

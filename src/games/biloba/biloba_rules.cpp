@@ -215,7 +215,9 @@ std::vector<int> pawns_in_order(const Position& pos, int colour) {
 // Turn
 
 Turn::Turn(const Position& pos, bool pass_when_stuck, TurnLog* log)
-    : pos_(pos), log_(log), seat_(static_cast<std::int8_t>(pos.to_move)),
+    : pos_(pos),
+      log_(log),
+      seat_(static_cast<std::int8_t>(pos.to_move)),
       pass_when_stuck_(pass_when_stuck) {
   start_captures();
 }

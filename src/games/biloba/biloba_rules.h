@@ -86,13 +86,13 @@ struct TurnLog {
 class Turn {
  public:
   enum class Phase : std::uint8_t {
-    kSelect,      // choose an own pawn that has a destination
-    kDestination, // choose a destination of the selected pawn
-    kCentreExit,  // the pawn stands on e5: choose an exit
-    kRefillFrom,  // choose a pending flanker
-    kRefillTo,    // choose one of its empty targets
-    kStuck,       // no legal move and no_legal_move = wait: nothing is ever accepted
-    kDone,        // the turn is over; position() has the next seat to move
+    kSelect,       // choose an own pawn that has a destination
+    kDestination,  // choose a destination of the selected pawn
+    kCentreExit,   // the pawn stands on e5: choose an exit
+    kRefillFrom,   // choose a pending flanker
+    kRefillTo,     // choose one of its empty targets
+    kStuck,        // no legal move and no_legal_move = wait: nothing is ever accepted
+    kDone,         // the turn is over; position() has the next seat to move
   };
 
   // Starts the turn of pos.to_move, which must have pawns and the game must not have ended:
