@@ -185,13 +185,15 @@ StepChoices PhutballState::next_steps(const std::vector<std::string>& prefix) co
   };
   StepChoices choices;
   if (prefix.empty()) {
-    for (int cell : r.points) {
-      if (placement_ok(cell)) choices.next.push_back(point_name(cell));
-    }
     std::vector<std::string> hops;
     landings(pos_, hops);
-    if (!hops.empty()) choices.next.push_back(point_name(pos_.ball));
-    std::sort(choices.next.begin(), choices.next.end());
+    // Cells in name order, so the list comes out sorted.
+    choices.next.reserve(r.points.size());
+    for (int cell : r.points_by_name) {
+      if (cell == pos_.ball ? !hops.empty() : placement_ok(cell)) {
+        choices.next.push_back(point_name(cell));
+      }
+    }
     return choices;
   }
   const int first = parse_point(r, trim(prefix[0]));

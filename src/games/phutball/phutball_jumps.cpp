@@ -1,6 +1,6 @@
 #include "games/phutball/phutball_jumps.h"
 
-#include <unordered_map>
+#include <optional>
 
 namespace plateau::phutball {
 
@@ -11,15 +11,62 @@ struct Memo {
   int longest = -1;         // most further hops to an allowed ending, -1 for none
 };
 
+// Open-addressing map from position keys to memo entries (keys are well-mixed Zobrist keys).
+class MemoMap {
+ public:
+  MemoMap() : keys_(1 << 12, 0), values_(1 << 12) {}
+  const Memo* find(std::uint64_t key) const {
+    if (key == 0) return zero_ ? &*zero_ : nullptr;
+    for (std::size_t i = slot(key);; i = (i + 1) & (keys_.size() - 1)) {
+      if (keys_[i] == key) return &values_[i];
+      if (keys_[i] == 0) return nullptr;
+    }
+  }
+  void put(std::uint64_t key, const Memo& m) {
+    if (key == 0) {
+      zero_ = m;
+      return;
+    }
+    if ((size_ + 1) * 2 > keys_.size()) grow();
+    place(key, m);
+  }
+
+ private:
+  std::size_t slot(std::uint64_t key) const {
+    return (key * 0x9E3779B97F4A7C15ull) >> 20 & (keys_.size() - 1);
+  }
+  void place(std::uint64_t key, const Memo& m) {
+    std::size_t i = slot(key);
+    while (keys_[i] != 0 && keys_[i] != key) i = (i + 1) & (keys_.size() - 1);
+    if (keys_[i] == 0) ++size_;
+    keys_[i] = key;
+    values_[i] = m;
+  }
+  void grow() {
+    std::vector<std::uint64_t> old_keys(keys_.size() * 2, 0);
+    std::vector<Memo> old_values(values_.size() * 2);
+    old_keys.swap(keys_);
+    old_values.swap(values_);
+    size_ = 0;
+    for (std::size_t i = 0; i < old_keys.size(); ++i) {
+      if (old_keys[i] != 0) place(old_keys[i], old_values[i]);
+    }
+  }
+  std::vector<std::uint64_t> keys_;
+  std::vector<Memo> values_;
+  std::size_t size_ = 0;
+  std::optional<Memo> zero_;
+};
+
 struct Counter {
   const Rules& rules;
   const OwnGoalFilter& ending_ok;
   detail::HopWalker w;
-  std::unordered_map<std::uint64_t, Memo> memo;
+  MemoMap memo;
   KeySet results;
 
   Memo from(int ball) {
-    if (auto it = memo.find(w.key); it != memo.end()) return it->second;
+    if (const Memo* known = memo.find(w.key)) return *known;
     const std::uint64_t here = w.key;
     Memo m;
     for (int d : kDirections) {
@@ -38,7 +85,7 @@ struct Counter {
       }
       w.undo(ball, d, to, delta);
     }
-    memo.emplace(here, m);
+    memo.put(here, m);
     return m;
   }
 };

@@ -32,8 +32,13 @@ long parse_number(std::string_view digits, std::size_t max_digits) {
 
 char column_letter(int column) { return kLetters[static_cast<std::size_t>(column + 1)]; }
 
-std::string point_name(int cell) {
-  return column_letter(column_of(cell)) + std::to_string(row_of(cell));
+const std::string& point_name(int cell) {
+  static const std::vector<std::string> kNames = [] {
+    std::vector<std::string> names(kCells);
+    for (int c = 0; c < kCells; ++c) names[c] = column_letter(column_of(c)) + std::to_string(row_of(c));
+    return names;
+  }();
+  return kNames[static_cast<std::size_t>(cell)];
 }
 
 std::string move_text(const std::uint16_t* codes, std::size_t size) {

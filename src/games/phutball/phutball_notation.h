@@ -24,8 +24,8 @@ namespace plateau::phutball {
 
 // "A".."P" without I for columns 0..14, "@" for -1 and "Q" for 15 (corner cells).
 char column_letter(int column);
-// The name of mailbox cell `cell`: "H10", "H20", "Q20".
-std::string point_name(int cell);
+// The name of mailbox cell `cell` (0 ≤ cell < kCells): "H10", "H20", "Q20".
+const std::string& point_name(int cell);
 // A move's canonical text from its codes (one cell, or the ball then the landings).
 std::string move_text(const std::uint16_t* codes, std::size_t size);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string>
 
 #include "core/zobrist.h"
 
@@ -48,6 +49,12 @@ Rules make_rules(int handicap_halves, bool own_goal_illegal, bool corner_exit,
       if (l == Landing::kPoint) r.points.push_back(static_cast<std::int16_t>(cell_of(col, row)));
     }
   }
+  // Names sort by column letter, then by the row number's digits as text.
+  r.points_by_name = r.points;
+  std::sort(r.points_by_name.begin(), r.points_by_name.end(), [](int a, int b) {
+    if (column_of(a) != column_of(b)) return column_of(a) < column_of(b);
+    return std::to_string(row_of(a)) < std::to_string(row_of(b));
+  });
   return r;
 }
 

@@ -51,6 +51,7 @@ struct Rules {
   bool lenient_path = false;      // §8.3
   std::array<Landing, kCells> landing{};  // per cell, from rows and corner_exit
   std::vector<std::int16_t> points;       // on-board cells in index order (rows 1..rows)
+  std::vector<std::int16_t> points_by_name;  // the same, sorted by their names ("A1", "A10", ...)
 };
 
 // Rules for handicap `handicap_halves` / 2 and the other switches; fills the board tables.
