@@ -41,12 +41,12 @@ std::vector<Case> cases() {
        1000, 0},
       // Phutball random games are long and loopy: cap the plies (the seed's games stay below a
       // few thousand jump paths per position; ply_cap=40 ends its games as ties).
-      {"phutball", 8, 100},
-      {"phutball(winningways)", 6, 100},
-      {"phutball(handicap=0.5)", 4, 100},
-      {"phutball(handicap=-2,repetition=superko,ply_cap=40)", 6, 0},
-      {"phutball(handicap=8.5,own_goal=illegal,corner_exit=on,lenient_path=on)", 4, 100},
-      {"phutball(handicap=-8,repetition=draw_on_threefold)", 6, 100},
+      {"phutball", 5, 100},
+      {"phutball(winningways)", 3, 100},
+      {"phutball(handicap=0.5)", 3, 100},
+      {"phutball(handicap=-2,repetition=superko,ply_cap=40)", 4, 0},
+      {"phutball(handicap=8.5,own_goal=illegal,corner_exit=on,lenient_path=on)", 2, 100},
+      {"phutball(handicap=-8,repetition=draw_on_threefold)", 4, 100},
   };
 }
 
