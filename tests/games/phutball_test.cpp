@@ -188,10 +188,9 @@ TEST_F(PhutballTest, TV06_ImmediateRemovalSplitsLine) {
   auto s = at("C12", {"D12", "E12", "E13", "D13", "D11"});
   EXPECT_EQ(placements(*s), 279);
   EXPECT_EQ(jumps(*s), (Strings{"C12-E10", "C12-E14", "C12-E14-E11", "C12-E14-E11-C11",
-                                "C12-E14-E11-C11-E13", "C12-E14-E11-C13", "C12-F12",
-                                "C12-F12-D14", "C12-F12-D14-D12", "C12-F12-D14-D12-D10"}));
-  EXPECT_EQ(error_of(*s, "C12-F12-D14-D10"),
-            "hop passes an empty point: D14-D10 passes D12");
+                                "C12-E14-E11-C11-E13", "C12-E14-E11-C13", "C12-F12", "C12-F12-D14",
+                                "C12-F12-D14-D12", "C12-F12-D14-D12-D10"}));
+  EXPECT_EQ(error_of(*s, "C12-F12-D14-D10"), "hop passes an empty point: D14-D10 passes D12");
   auto t = after(*s, "C12-E14-E11-C11-E13");
   EXPECT_EQ(ball_of(*t), "E13");
   EXPECT_EQ(men_of(*t), Strings{});
@@ -306,9 +305,9 @@ TEST_F(PhutballTest, TV14_CornerExit) {
   auto left = at("B2", {"A1"}, kEks, "phutball(corner_exit=on)");
   EXPECT_EQ(jumps(*left), Strings{"B2-@0"});
   const std::string bottom = after(*left, "B2-@0")->to_text();
-  EXPECT_NE(bottom.find("\n 1  . . . . . . . . . . . . . . .  1\n 0 @" + std::string(31, ' ') +
-                        "0\n\n"),
-            std::string::npos)
+  EXPECT_NE(
+      bottom.find("\n 1  . . . . . . . . . . . . . . .  1\n 0 @" + std::string(31, ' ') + "0\n\n"),
+      std::string::npos)
       << bottom;
 }
 
@@ -346,8 +345,12 @@ TEST_F(PhutballTest, TV16_NoSlidingOffAlongGoalLine) {
 TEST_F(PhutballTest, TV17_WinInOneWithDecoy) {
   auto s = at("H10", {"H11", "H13", "J14", "J15", "K15", "K16", "K17", "K18", "K19", "L17"});
   EXPECT_EQ(placements(*s), 274);
-  const Strings expected = {"H10-H12",          "H10-H12-H14",         "H10-H12-H14-K14",
-                            "H10-H12-H14-K14-H16", "H10-H12-H14-K14-K20", "H10-H12-H14-M18"};
+  const Strings expected = {"H10-H12",
+                            "H10-H12-H14",
+                            "H10-H12-H14-K14",
+                            "H10-H12-H14-K14-H16",
+                            "H10-H12-H14-K14-K20",
+                            "H10-H12-H14-M18"};
   EXPECT_EQ(jumps(*s), expected);
   Strings winners;
   for (const auto& m : expected) {
@@ -361,8 +364,8 @@ TEST_F(PhutballTest, TV17_WinInOneWithDecoy) {
 
 TEST_F(PhutballTest, TV18_WholeGameLadder) {
   auto s = played({"H11", "A1", "H13", "A3", "H15", "A5", "H17", "A7", "H19", "A9"});
-  EXPECT_EQ(jumps(*s), (Strings{"H10-H12", "H10-H12-H14", "H10-H12-H14-H16",
-                                "H10-H12-H14-H16-H18", "H10-H12-H14-H16-H18-H20"}));
+  EXPECT_EQ(jumps(*s), (Strings{"H10-H12", "H10-H12-H14", "H10-H12-H14-H16", "H10-H12-H14-H16-H18",
+                                "H10-H12-H14-H16-H18-H20"}));
   EXPECT_EQ(placements(*s), 274);
   s->apply_text("H10-H12-H14-H16-H18-H20");
   EXPECT_TRUE(s->is_terminal());
@@ -376,8 +379,8 @@ TEST_F(PhutballTest, TV18_WholeGameLadder) {
   PageInfo info;
   info.board = 102;
   info.userids = {"alice", "bob"};
-  info.moves = {"H11", "A1", "H13", "A3", "H15", "A5", "H17", "A7", "H19", "A9",
-                "H10-H12-H14-H16-H18-H20"};
+  info.moves = {
+      "H11", "A1", "H13", "A3", "H15", "A5", "H17", "A7", "H19", "A9", "H10-H12-H14-H16-H18-H20"};
   EXPECT_EQ(board_page(*g.state, info), read_data("ladder_page.txt"));
 }
 
@@ -577,18 +580,24 @@ TEST_F(PhutballTest, ErrorMessagesOfSection8_4) {
   EXPECT_EQ(error_of(*s, "H17-H20-H18"),
             "hop starts off the board: H20-H18 (the ball left the board at H20)");
   EXPECT_EQ(error_of(*s, "H17-H20#2"), "wrong move number: Move 1 received as move #2");
-  EXPECT_EQ(error_of(*s, "H17-H20#x"), "wrong move number: '#x' is not # followed by a move number");
-  EXPECT_EQ(error_of(*s, ""), "empty move: expected a point such as H11 or a path such as "
-                              "H10-H13-L10");
-  EXPECT_EQ(error_of(*s, "#1"), "empty move: expected a point such as H11 or a path such as "
-                                "H10-H13-L10");
+  EXPECT_EQ(error_of(*s, "H17-H20#x"),
+            "wrong move number: '#x' is not # followed by a move number");
+  EXPECT_EQ(error_of(*s, ""),
+            "empty move: expected a point such as H11 or a path such as "
+            "H10-H13-L10");
+  EXPECT_EQ(error_of(*s, "#1"),
+            "empty move: expected a point such as H11 or a path such as "
+            "H10-H13-L10");
   EXPECT_EQ(error_of(*s, "Z3"), "bad coordinate 'Z3': columns are A to P, without I");
-  EXPECT_EQ(error_of(*s, "H"), "bad coordinate 'H': expected a column letter and a row number, as "
-                               "in H10");
-  EXPECT_EQ(error_of(*s, "H05"), "bad coordinate 'H05': expected a column letter and a row "
-                                 "number, as in H10");
-  EXPECT_EQ(error_of(*s, "H17 H19"), "bad coordinate 'H17 H19': expected a column letter and a "
-                                     "row number, as in H10");
+  EXPECT_EQ(error_of(*s, "H"),
+            "bad coordinate 'H': expected a column letter and a row number, as "
+            "in H10");
+  EXPECT_EQ(error_of(*s, "H05"),
+            "bad coordinate 'H05': expected a column letter and a row "
+            "number, as in H10");
+  EXPECT_EQ(error_of(*s, "H17 H19"),
+            "bad coordinate 'H17 H19': expected a column letter and a "
+            "row number, as in H10");
   // own goal and repetition are covered by TV-10, TV-11 and TV-23; game over by TV-18.
   // The state is unchanged after a rejected move.
   const std::string before = s->serialize();

@@ -20,9 +20,12 @@ OptionSpec handicap_option() {
   OptionSpec spec;
   spec.name = "handicap";
   spec.default_value = "0";
-  spec.help = "rows the ball starts towards Eks's target (row 1); a half-point adds a row (20 rows)";
+  spec.help =
+      "rows the ball starts towards Eks's target (row 1); a half-point adds a row (20 rows)";
   spec.accepted = "a multiple of 0.5 from -8.5 to 8.5";
-  spec.normalize = [](std::string_view text) { return format_handicap(parse_handicap_halves(text)); };
+  spec.normalize = [](std::string_view text) {
+    return format_handicap(parse_handicap_halves(text));
+  };
   return spec;
 }
 
@@ -45,8 +48,9 @@ GameInfo game_info() {
       OptionSpec::choice("repetition", "none", {"none", "draw_on_threefold", "superko"},
                          "no rule, a tie at the third occurrence, or no move may recreate a "
                          "position"),
-      OptionSpec::integer("ply_cap", 0, 0, kMaxPlyCap, "the game is a tie after this many plies "
-                                                       "(0 = no cap)"),
+      OptionSpec::integer("ply_cap", 0, 0, kMaxPlyCap,
+                          "the game is a tie after this many plies "
+                          "(0 = no cap)"),
       OptionSpec::choice("lenient_path", "off", {"off", "on"},
                          "a path may leave out the ball's point (H13-L10 means H10-H13-L10)"),
   };
@@ -134,8 +138,8 @@ std::unique_ptr<State> PhutballGame::make_state(const Position& pos, int ply,
   return std::make_unique<PhutballState>(std::move(self), pos, ply, std::move(earlier));
 }
 
-PhutballState::PhutballState(std::shared_ptr<const PhutballGame> game, const Position& pos,
-                             int ply, std::vector<std::uint64_t> earlier)
+PhutballState::PhutballState(std::shared_ptr<const PhutballGame> game, const Position& pos, int ply,
+                             std::vector<std::uint64_t> earlier)
     : game_(std::move(game)), game_base_(game_), pos_(pos), ply_(ply) {
   if (rules().repetition != Repetition::kNone) {
     history_ = std::move(earlier);

@@ -128,8 +128,7 @@ Move PhutballState::check_path(std::vector<int> cells, bool star) const {
                     side_name(pos_.to_move) + "'s home line (own_goal=illegal)");
   }
   if (recreates(scratch.key ^ side_key())) {
-    throw RuleError("repetition: " + path_text(cells) +
-                    " recreates an earlier position (superko)");
+    throw RuleError("repetition: " + path_text(cells) + " recreates an earlier position (superko)");
   }
   Move m;
   for (int c : cells) m.push_back(static_cast<Move::Code>(c));

@@ -168,9 +168,9 @@ bool has_legal_ending(const Rules& rules, const Position& pos, const EndingOk& e
       const int to = hop_landing(w.rules, w.men, from, d);
       if (to < 0) continue;
       const std::uint64_t delta = w.hop(from, d, to);
-      const bool found = seen.insert(w.key) &&
-                         (ending_ok(to, w.key) ||
-                          (rules.landing[to] == Landing::kPoint && self(self, to)));
+      const bool found =
+          seen.insert(w.key) &&
+          (ending_ok(to, w.key) || (rules.landing[to] == Landing::kPoint && self(self, to)));
       w.undo(from, d, to, delta);
       if (found) return true;
     }
@@ -182,9 +182,9 @@ bool has_legal_ending(const Rules& rules, const Position& pos, const EndingOk& e
 // Counts of the jump paths from a position (TV-20), computed over jump states with memoisation
 // so that no path is enumerated: paths(state) = Σ over hops (allowed ending + paths(next)).
 struct JumpCounts {
-  std::uint64_t paths = 0;     // jump moves whose ending is allowed
-  std::uint64_t results = 0;   // distinct resulting positions of those moves
-  int longest = 0;             // hops of the longest allowed path
+  std::uint64_t paths = 0;    // jump moves whose ending is allowed
+  std::uint64_t results = 0;  // distinct resulting positions of those moves
+  int longest = 0;            // hops of the longest allowed path
 };
 JumpCounts count_jumps(const Rules& rules, const Position& pos, const OwnGoalFilter& ending_ok);
 

@@ -35,7 +35,8 @@ char column_letter(int column) { return kLetters[static_cast<std::size_t>(column
 const std::string& point_name(int cell) {
   static const std::vector<std::string> kNames = [] {
     std::vector<std::string> names(kCells);
-    for (int c = 0; c < kCells; ++c) names[c] = column_letter(column_of(c)) + std::to_string(row_of(c));
+    for (int c = 0; c < kCells; ++c)
+      names[c] = column_letter(column_of(c)) + std::to_string(row_of(c));
     return names;
   }();
   return kNames[static_cast<std::size_t>(cell)];

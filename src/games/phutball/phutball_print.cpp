@@ -43,8 +43,7 @@ std::string rstrip(std::string s) {
 
 // `text` padded to a table cell; a longer text keeps one space before the next cell.
 std::string pad_cell(const std::string& text) {
-  return text.size() < kCellWidth ? text + std::string(kCellWidth - text.size(), ' ')
-                                  : text + ' ';
+  return text.size() < kCellWidth ? text + std::string(kCellWidth - text.size(), ' ') : text + ' ';
 }
 
 std::string ply_cell(std::size_t ply, const std::string& move) {

@@ -58,7 +58,9 @@ Rules make_rules(int handicap_halves, bool own_goal_illegal, bool corner_exit,
   return r;
 }
 
-bool is_rated(const Rules& rules) { return rules.handicap_halves == 0 || rules.handicap_halves == 1; }
+bool is_rated(const Rules& rules) {
+  return rules.handicap_halves == 0 || rules.handicap_halves == 1;
+}
 
 void refresh(Position& pos) {
   pos.men_count = 0;

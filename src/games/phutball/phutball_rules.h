@@ -15,12 +15,12 @@
 
 namespace plateau::phutball {
 
-inline constexpr int kColumns = 15;           // A..P without I
-inline constexpr int kWidth = kColumns + 2;   // with the wall / corner column on each side
-inline constexpr int kMaxRows = 20;           // 20 on a half-point handicap board (§2.3)
+inline constexpr int kColumns = 15;          // A..P without I
+inline constexpr int kWidth = kColumns + 2;  // with the wall / corner column on each side
+inline constexpr int kMaxRows = 20;          // 20 on a half-point handicap board (§2.3)
 inline constexpr int kCells = kWidth * (kMaxRows + 2);
-inline constexpr int kOhs = 0;                // seat 0, moves first, attacks the top (§2.1)
-inline constexpr int kEks = 1;                // seat 1, attacks the bottom
+inline constexpr int kOhs = 0;  // seat 0, moves first, attacks the top (§2.1)
+inline constexpr int kEks = 1;  // seat 1, attacks the bottom
 
 constexpr int cell_of(int column, int row) { return row * kWidth + column + 1; }
 constexpr int column_of(int cell) { return cell % kWidth - 1; }
@@ -28,30 +28,30 @@ constexpr int row_of(int cell) { return cell / kWidth; }
 
 // The eight hop directions N, NE, E, SE, S, SW, W, NW as cell offsets (§3.2).
 inline constexpr std::array<int, 8> kDirections = {kWidth,  kWidth + 1,  1,  -kWidth + 1,
-                                                  -kWidth, -kWidth - 1, -1, kWidth - 1};
+                                                   -kWidth, -kWidth - 1, -1, kWidth - 1};
 
 enum class Repetition : std::uint8_t { kNone, kDrawOnThreefold, kSuperko };
 
 // What a hop may land on (§3.2 step 3).
 enum class Landing : std::uint8_t {
-  kNone,     // wall: a hop landing here is illegal (off the side)
-  kPoint,    // on-board point: the move may go on
-  kBeyond,   // off-board row (or an enabled corner cell): the move ends there
+  kNone,    // wall: a hop landing here is illegal (off the side)
+  kPoint,   // on-board point: the move may go on
+  kBeyond,  // off-board row (or an enabled corner cell): the move ends there
 };
 
 // The rules switches of §11, with the board they imply.
 struct Rules {
-  int handicap_halves = 0;     // 2 × handicap N, |N| ≤ 8.5 (§2.3)
-  int rows = 19;               // 19, or 20 for a half-point handicap
-  int start_row = 10;          // the ball's start row
-  bool own_goal_illegal = false;  // own_goal = illegal (§6.2)
-  bool corner_exit = false;       // §3.5
+  int handicap_halves = 0;                    // 2 × handicap N, |N| ≤ 8.5 (§2.3)
+  int rows = 19;                              // 19, or 20 for a half-point handicap
+  int start_row = 10;                         // the ball's start row
+  bool own_goal_illegal = false;              // own_goal = illegal (§6.2)
+  bool corner_exit = false;                   // §3.5
   Repetition repetition = Repetition::kNone;  // §6.4
-  int ply_cap = 0;                // 0 = none
-  bool lenient_path = false;      // §8.3
-  std::array<Landing, kCells> landing{};  // per cell, from rows and corner_exit
-  std::vector<std::int16_t> points;       // on-board cells in index order (rows 1..rows)
-  std::vector<std::int16_t> points_by_name;  // the same, sorted by their names ("A1", "A10", ...)
+  int ply_cap = 0;                            // 0 = none
+  bool lenient_path = false;                  // §8.3
+  std::array<Landing, kCells> landing{};      // per cell, from rows and corner_exit
+  std::vector<std::int16_t> points;           // on-board cells in index order (rows 1..rows)
+  std::vector<std::int16_t> points_by_name;   // the same, sorted by their names ("A1", "A10", ...)
 };
 
 // Rules for handicap `handicap_halves` / 2 and the other switches; fills the board tables.
@@ -71,8 +71,8 @@ struct Position {
   std::array<std::uint8_t, kCells> men{};  // 1 where a man stands
   std::int16_t ball = 0;                   // cell of the ball (may be off board at the end)
   std::int16_t men_count = 0;
-  std::int8_t to_move = kOhs;              // the side to move (or that would move, once over)
-  std::uint64_t key = 0;                   // Zobrist of men, ball and side to move
+  std::int8_t to_move = kOhs;  // the side to move (or that would move, once over)
+  std::uint64_t key = 0;       // Zobrist of men, ball and side to move
   friend bool operator==(const Position& a, const Position& b) {
     return a.ball == b.ball && a.to_move == b.to_move && a.men == b.men;
   }
