@@ -262,7 +262,7 @@ int ExactSearcher::search(const Position& pos) {
     if (auto v = table_->get(table_->index(pos))) return *v;
   }
   const std::uint64_t key = memo_key(pos);
-  if (auto it = memo_.find(key); it != memo_.end()) return it->second;
+  if (auto v = memo_find(key)) return *v;
   if (++nodes_ > budget_ || ((nodes_ & 4095) == 0 && stop_ && stop_())) {
     aborted_ = true;
     return 0;
@@ -273,8 +273,43 @@ int ExactSearcher::search(const Position& pos) {
     if (mask & (1u << code)) best = std::max(best, move_value(pos, code));
     if (aborted_) return 0;
   }
-  memo_.emplace(key, static_cast<std::int8_t>(best));
+  memo_insert(key, best);
   return best;
+}
+
+namespace {
+std::size_t memo_slot(std::uint64_t key, std::size_t mask) {
+  return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+}
+}  // namespace
+
+std::optional<int> ExactSearcher::memo_find(std::uint64_t key) const {
+  if (memo_keys_.empty()) return std::nullopt;
+  const std::size_t mask = memo_keys_.size() - 1;
+  for (std::size_t i = memo_slot(key, mask);; i = (i + 1) & mask) {
+    if (memo_keys_[i] == 0) return std::nullopt;
+    if (memo_keys_[i] == key + 1) return memo_values_[i];
+  }
+}
+
+void ExactSearcher::memo_insert(std::uint64_t key, int value) {
+  if (2 * (memo_count_ + 1) > memo_keys_.size()) {
+    std::vector<std::uint64_t> old_keys = std::move(memo_keys_);
+    std::vector<std::int8_t> old_values = std::move(memo_values_);
+    const std::size_t size = std::max<std::size_t>(1024, old_keys.size() * 2);
+    memo_keys_.assign(size, 0);
+    memo_values_.assign(size, 0);
+    memo_count_ = 0;
+    for (std::size_t i = 0; i < old_keys.size(); ++i) {
+      if (old_keys[i] != 0) memo_insert(old_keys[i] - 1, old_values[i]);
+    }
+  }
+  const std::size_t mask = memo_keys_.size() - 1;
+  std::size_t i = memo_slot(key, mask);
+  while (memo_keys_[i] != 0) i = (i + 1) & mask;
+  memo_keys_[i] = key + 1;
+  memo_values_[i] = static_cast<std::int8_t>(value);
+  ++memo_count_;
 }
 
 int ExactSearcher::move_value(const Position& pos, int code) {

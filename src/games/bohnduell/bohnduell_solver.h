@@ -15,7 +15,6 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include "games/bohnduell/bohnduell_rules.h"
@@ -107,7 +106,12 @@ class ExactSearcher {
   std::function<bool()> stop_;
   std::uint64_t nodes_ = 0;
   bool aborted_ = false;
-  std::unordered_map<std::uint64_t, std::int8_t> memo_;
+  // Open-addressing memo: key + 1 (0 = empty slot) and the value, grown at half load.
+  std::optional<int> memo_find(std::uint64_t key) const;
+  void memo_insert(std::uint64_t key, int value);
+  std::vector<std::uint64_t> memo_keys_;
+  std::vector<std::int8_t> memo_values_;
+  std::size_t memo_count_ = 0;
 };
 
 // Tables known to this process, by rules_key. find_table() looks in the cache, then for the
