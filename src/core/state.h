@@ -117,6 +117,16 @@ class State {
     return std::nullopt;
   }
 
+  // A move chosen by one of the game's own built-in players, by name (Biloba: "classic", the
+  // replica of biloba 0.9.3's computer player, specs/biloba.md §14), drawing any randomness
+  // from `rng`; `state` must not be terminal. std::nullopt if the game has no player of that
+  // name. Default: std::nullopt.
+  virtual std::optional<Move> builtin_player_move(std::string_view player, Rng& rng) const {
+    (void)player;
+    (void)rng;
+    return std::nullopt;
+  }
+
   // Parses and applies `text`; throws RuleError (state unchanged) if it is not legal here.
   void apply_text(std::string_view text) { apply(parse_move(text)); }
 };
