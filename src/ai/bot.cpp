@@ -39,6 +39,21 @@ class GreedyBot : public Bot {
   Rng rng_;
 };
 
+// A game's own built-in player (State::builtin_player_move), e.g. Biloba's `classic`.
+class BuiltinBot : public Bot {
+ public:
+  BuiltinBot(std::string player, std::uint64_t seed) : player_(std::move(player)), rng_(seed) {}
+  std::string name() const override { return player_; }
+  Move choose_move(const State& state) override {
+    if (auto m = state.builtin_player_move(player_, rng_)) return *m;
+    throw OptionError(state.game()->name() + " has no '" + player_ + "' player");
+  }
+
+ private:
+  std::string player_;
+  Rng rng_;
+};
+
 // Levels 1-5: the search of levels.h for the game of the state, created on first use (and
 // again if the bot is handed a different game).
 class LevelBot : public Bot {
@@ -87,11 +102,13 @@ std::optional<int> level_of(const std::string& key) {
 
 }  // namespace
 
-std::string bot_names() { return "random, greedy, 1, 2, 3, 4, 5 (or level1..level5)"; }
+std::string bot_names() {
+  return "random, greedy, classic (biloba), 1, 2, 3, 4, 5 (or level1..level5)";
+}
 
 bool is_bot_name(std::string_view name) {
   const std::string key = to_lower(trim(name));
-  return key == "random" || key == "greedy" || level_of(key).has_value();
+  return key == "random" || key == "greedy" || key == "classic" || level_of(key).has_value();
 }
 
 std::unique_ptr<Bot> make_bot(std::string_view name, std::uint64_t seed) {
@@ -104,6 +121,7 @@ std::unique_ptr<Bot> make_bot(std::string_view name, const BotOptions& options) 
   const std::string key = to_lower(trim(name));
   if (key == "random") return std::make_unique<RandomBot>(options.seed);
   if (key == "greedy") return std::make_unique<GreedyBot>(options.seed);
+  if (key == "classic") return std::make_unique<BuiltinBot>(key, options.seed);
   if (auto level = level_of(key)) return std::make_unique<LevelBot>(*level, options);
   throw OptionError("unknown bot '" + std::string(trim(name)) + "'; bots are: " + bot_names());
 }

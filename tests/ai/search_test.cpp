@@ -212,8 +212,21 @@ TEST(Bots, NamesAndErrors) {
     FAIL();
   } catch (const OptionError& e) {
     EXPECT_STREQ(e.what(),
-                 "unknown bot 'deep-blue'; bots are: random, greedy, 1, 2, 3, 4, 5 (or "
-                 "level1..level5)");
+                 "unknown bot 'deep-blue'; bots are: random, greedy, classic (biloba), 1, 2, 3, "
+                 "4, 5 (or level1..level5)");
+  }
+}
+
+TEST(Bots, ClassicNeedsAGameThatHasIt) {
+  register_builtin_games();
+  auto s = make_game("bohnduell")->initial_state();
+  auto bot = make_bot("classic", 1);
+  EXPECT_EQ(bot->name(), "classic");
+  try {
+    bot->choose_move(*s);
+    FAIL();
+  } catch (const OptionError& e) {
+    EXPECT_STREQ(e.what(), "bohnduell has no 'classic' player");
   }
 }
 

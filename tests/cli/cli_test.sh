@@ -87,7 +87,7 @@ Records: '"$tmp"'/mr/game-0001.record .. game-0004.record'
 check "match" "$expected_match" "$("$plateau" match 'bohnduell(supply=6)' 5 random --games 4 --threads 2 --records "$tmp/mr" 2>/dev/null)"
 check "match record seats rotated" '[Seats "random,5"]' "$(grep Seats "$tmp/mr/game-0002.record")"
 check "match record replays" "" "$("$plateau" moves 'bohnduell(supply=6)' --record "$tmp/mr/game-0003.record")"
-bad "match unknown bot" "plateau: unknown bot '7'; bots are: random, greedy, 1, 2, 3, 4, 5 (or level1..level5)" match bohnduell 1 7
+bad "match unknown bot" "plateau: unknown bot '7'; bots are: random, greedy, classic (biloba), 1, 2, 3, 4, 5 (or level1..level5)" match bohnduell 1 7
 bad "match seat count" "plateau: bohnduell has 2 seats: give 2 bots, not 3" match bohnduell 1 2 3 --records ''
 
 printf '[Game "bohnduell"]\n[Options "supply=8"]\nA:S4 B:S4\n' > "$tmp/a.record"
@@ -101,7 +101,7 @@ check "analyse greedy" "Best move: S1" "$("$plateau" analyse bohnduell --record 
 
 "$plateau" play 'bohnduell(supply=4)' --seats 5,greedy --save "$tmp/p.record" < /dev/null > "$tmp/p.out"
 check "play with a level and a bot name" "A:S4 B:S1 A:S4 B:pass A:S3" "$(sed -n '$p' "$tmp/p.record")"
-bad "play with an unknown bot" "plateau: bad seat 'expert': expected human or a bot (random, greedy, 1, 2, 3, 4, 5 (or level1..level5))" play bohnduell --seats human,expert
+bad "play with an unknown bot" "plateau: bad seat 'expert': expected human or a bot (random, greedy, classic (biloba), 1, 2, 3, 4, 5 (or level1..level5))" play bohnduell --seats human,expert
 
 if [ $failures -ne 0 ]; then echo "$failures failure(s)"; exit 1; fi
 echo "all cli checks passed"
