@@ -64,7 +64,8 @@ void BM_PolicyPlayout(benchmark::State& st, const char* spec) {
   std::int64_t plies = 0;
   for (auto _ : st) {
     auto s = start->clone();
-    while (!s->is_terminal()) {
+    // Biloba bots can shuffle for ever: a playout stops after 1000 plies.
+    for (int i = 0; i < 1000 && !s->is_terminal(); ++i) {
       s->apply(s->playout_move(rng));
       ++plies;
     }
@@ -114,11 +115,50 @@ void BM_MovetimeCap(benchmark::State& st, const char* spec, const char* bot_name
   st.counters["worst_ms"] = worst_ms;
 }
 
+// Time per move of a level: `moves` moves of a self-play game from a middle position.
+void BM_LevelMove(benchmark::State& st, const char* spec, const char* level, int plies, int moves) {
+  double worst_ms = 0, total_ms = 0;
+  int n = 0;
+  for (auto _ : st) {
+    auto s = middle_position(spec, plies);
+    auto bot = make_bot(level, 1);
+    for (int i = 0; i < moves && !s->is_terminal(); ++i) {
+      const auto t0 = std::chrono::steady_clock::now();
+      const Move m = bot->choose_move(*s);
+      const double ms =
+          std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+      worst_ms = std::max(worst_ms, ms);
+      total_ms += ms;
+      ++n;
+      s->apply(m);
+    }
+  }
+  st.counters["mean_ms"] = n ? total_ms / n : 0.0;
+  st.counters["worst_ms"] = worst_ms;
+}
+
 BENCHMARK_CAPTURE(BM_MctsSearch, bohnduell_20, "bohnduell(supply=20)", 6, 0)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_AlphaBetaSearch, bohnduell_20, "bohnduell(supply=20)", 6)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_PolicyPlayout, bohnduell_20, "bohnduell(supply=20)");
+BENCHMARK_CAPTURE(BM_MctsSearch, biloba_2_depth20, "biloba", 10, 20)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_AlphaBetaSearch, biloba_2, "biloba", 10)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_AlphaBetaSearch, biloba_4, "biloba(players=4)", 10)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_PolicyPlayout, biloba_2_1000plies, "biloba");
+BENCHMARK_CAPTURE(BM_LevelMove, bohnduell_20_level5, "bohnduell(supply=20)", "5", 4, 10)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_LevelMove, biloba_2_level5, "biloba", "5", 10, 10)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_LevelMove, biloba_4_level5, "biloba(players=4)", "5", 10, 10)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_MovetimeCap, biloba_2_level5_100ms, "biloba", "5", 100)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_MovetimeCap, bohnduell_30_level5_100ms, "bohnduell(supply=30)", "5", 100)
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);

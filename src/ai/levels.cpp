@@ -40,6 +40,16 @@ LevelSpec level_spec(const std::string& game_name, int num_seats, int level) {
     static constexpr std::uint64_t kNodes[] = {30, 300, 3'000, 30'000, 300'000};
     return alphabeta_level(kNodes[i], level == 5);
   }
+  if (game_name == "biloba") {
+    // Alpha-beta (2 seats) or best-reply search (3-4 seats) over pawns and threats.
+    static constexpr std::uint64_t kNodes2[] = {100, 1'000, 6'000, 30'000, 150'000};
+    static constexpr std::uint64_t kNodes4[] = {100, 1'000, 5'000, 25'000, 100'000};
+    if (num_seats <= 2) return alphabeta_level(kNodes2[i], false);
+    LevelSpec spec = alphabeta_level(kNodes4[i], false);
+    spec.alphabeta.multi_seat = MultiSeatMode::kBestReply;
+    spec.description = "best-reply search, " + std::to_string(kNodes4[i]) + " nodes";
+    return spec;
+  }
   static constexpr std::uint64_t kPlayouts[] = {50, 300, 1'500, 6'000, 20'000};
   return mcts_level(kPlayouts[i], 0, 0.7);
 }

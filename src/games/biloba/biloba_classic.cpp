@@ -7,6 +7,20 @@ namespace plateau::biloba {
 
 namespace {
 
+// neighbour() as a table: the threat test runs for every pawn of every evaluated position.
+struct NeighbourTable {
+  std::array<std::array<std::int8_t, kDirections>, kSquares> nb{};
+  NeighbourTable() {
+    for (int sq = 0; sq < kSquares; ++sq) {
+      for (int d = 0; d < kDirections; ++d) nb[sq][d] = static_cast<std::int8_t>(neighbour(sq, d));
+    }
+  }
+};
+const NeighbourTable& table() {
+  static const NeighbourTable kTable;
+  return kTable;
+}
+
 int distance(int a, int b) {
   return std::max(std::abs(x_of(a) - x_of(b)), std::abs(y_of(a) - y_of(b)));
 }
@@ -17,8 +31,7 @@ bool is_pawn(std::uint8_t c) { return c < kMaxColours; }
 bool holds_no_pawn(const Position& pos, int t) { return !is_pawn(pos.cell[t]); }
 
 bool has_neighbour_of(const Position& pos, int square, int colour) {
-  for (int d = 0; d < kDirections; ++d) {
-    const int n = neighbour(square, d);
+  for (int n : table().nb[square]) {
     if (n >= 0 && pos.cell[n] == colour) return true;
   }
   return false;
@@ -217,11 +230,12 @@ bool is_threatened(const Position& pos, int x) {
   const int own = pos.cell[x];
   if (!is_pawn(own)) return false;
   int open = -1;
+  const auto& nb = table().nb[x];
   for (int dir = 0; dir < kDirections; ++dir) {
-    const int s = neighbour(x, dir);
+    const int s = nb[dir];
     if (s < 0 || !is_pawn(pos.cell[s]) || pos.cell[s] == own) continue;
     const int enemy = pos.cell[s];
-    const int t = neighbour(x, 7 - dir);  // the other side of x from s
+    const int t = nb[7 - dir];  // the other side of x from s
     if (t < 0 || t == kCentre) continue;
     if (pos.cell[t] == enemy) return true;
     if (!holds_no_pawn(pos, t)) continue;
@@ -236,8 +250,11 @@ bool is_threatened(const Position& pos, int x) {
 
 int threatened_count(const Position& pos, int colour) {
   int n = 0;
-  for (int sq = 0; sq < kSquares; ++sq) {
-    if (pos.cell[sq] == colour && is_threatened(pos, sq)) ++n;
+  int left = pos.count[colour];
+  for (int sq = 0; sq < kSquares && left > 0; ++sq) {
+    if (pos.cell[sq] != colour) continue;
+    --left;
+    if (is_threatened(pos, sq)) ++n;
   }
   return n;
 }
