@@ -28,9 +28,10 @@ struct TtEntry {
 int to_tt(int v, int ply) { return v > kMateBound ? v + ply : v < -kMateBound ? v - ply : v; }
 int from_tt(int v, int ply) { return v > kMateBound ? v - ply : v < -kMateBound ? v + ply : v; }
 
-std::vector<Move> ordered_moves(const State& s) {
+std::vector<Move> ordered_moves(const State& s, std::size_t limit = 0) {
   std::vector<Move> moves = s.distinct_moves();
   s.order_moves(moves);
+  if (limit > 0 && moves.size() > limit) moves.resize(limit);
   return moves;
 }
 
@@ -115,7 +116,7 @@ struct AlphaBeta::Impl {
         if (e.bound == kUpper && v <= alpha) return v;
       }
     }
-    std::vector<Move> moves = ordered_moves(s);
+    std::vector<Move> moves = ordered_moves(s, opt.max_moves);
     if (killers.size() <= static_cast<std::size_t>(ply)) killers.resize(ply + 1);
     // Search order: table move, killer moves, then the game's order.
     std::vector<int> order;
@@ -170,7 +171,7 @@ struct AlphaBeta::Impl {
     if (s.is_terminal() || depth <= 0) return seat_score(s, root_seat, ply);
     if (s.current_seat() != root_seat) return brs_min(s, depth, alpha, beta, ply, false);
     int best = -kInf;
-    for (const Move& m : ordered_moves(s)) {
+    for (const Move& m : ordered_moves(s, opt.max_moves)) {
       auto child = s.clone();
       child->apply(m);
       const int v = brs_min(*child, depth, alpha, beta, ply + 1, false);
@@ -189,7 +190,7 @@ struct AlphaBeta::Impl {
       return brs_max(s, depth - 1, alpha, beta, ply);
     }
     if (out_of_budget()) return 0;
-    std::vector<Move> moves = ordered_moves(s);
+    std::vector<Move> moves = ordered_moves(s, opt.max_moves);
     if (chosen) {
       auto child = s.clone();
       child->apply(moves.front());
@@ -224,7 +225,7 @@ struct AlphaBeta::Impl {
       const std::uint64_t key = s->hash() ^ key_salt;
       const TtEntry& e = tt[key & tt_mask];
       if (e.key != key || e.move_index == 0xFFFF) break;
-      std::vector<Move> moves = ordered_moves(*s);
+      std::vector<Move> moves = ordered_moves(*s, opt.max_moves);
       if (e.move_index >= moves.size()) break;
       pv.push_back(moves[e.move_index]);
       s->apply(moves[e.move_index]);
@@ -295,7 +296,7 @@ struct AlphaBeta::Impl {
       result.info = "immediate win";
       return result;
     }
-    std::vector<Move> moves = ordered_moves(state);
+    std::vector<Move> moves = ordered_moves(state, 2 * opt.max_moves);
     result.best = moves.front();
     result.pv = {result.best};
     int best_score = 0;

@@ -25,6 +25,10 @@ struct AlphaBetaOptions {
   int max_depth = 64;                  // deepest iteration, plies (BRS: root-to-root rounds)
   std::size_t tt_entries = 1u << 20;   // transposition table size (rounded to a power of 2)
   MultiSeatMode multi_seat = MultiSeatMode::kParanoid;
+  // Beam: search only the first `max_moves` moves of the game's order (order_moves) below the
+  // root and 2 * max_moves at the root; 0 = every move. For games with hundreds of moves per
+  // position (Phutball placements) whose order puts the relevant moves first.
+  std::size_t max_moves = 0;
   // Ask State::exact_move_values() at the root first and play its best move if it answers.
   bool use_exact = false;
   std::uint64_t exact_budget = 1'000'000;  // new positions the exact solver may visit

@@ -50,6 +50,15 @@ LevelSpec level_spec(const std::string& game_name, int num_seats, int level) {
     spec.description = "best-reply search, " + std::to_string(kNodes4[i]) + " nodes";
     return spec;
   }
+  if (game_name == "phutball") {
+    // Alpha-beta over the 24 best-ordered moves (jumps, placements near the ball), with the
+    // exact win-in-one search at every node.
+    static constexpr std::uint64_t kNodes[] = {50, 400, 2'000, 8'000, 25'000};
+    LevelSpec spec = alphabeta_level(kNodes[i], false);
+    spec.alphabeta.max_moves = 24;
+    spec.description += ", 24 moves per node";
+    return spec;
+  }
   static constexpr std::uint64_t kPlayouts[] = {50, 300, 1'500, 6'000, 20'000};
   return mcts_level(kPlayouts[i], 0, 0.7);
 }
