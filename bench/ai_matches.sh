@@ -21,7 +21,8 @@ for game in $games; do
   case $game in
     bohnduell)
       for pair in "1 random" "greedy random" "2 1" "3 2" "4 3" "5 4" "5 greedy" "5 random"; do
-        run match bohnduell $pair --games 200 --threads 2 --seed 1
+        # Alpha-beta levels are deterministic: 4 random opening plies vary the games.
+        run match bohnduell $pair --games 200 --threads 2 --seed 1 --opening-plies 4
       done
       ;;
     biloba)
@@ -35,9 +36,10 @@ for game in $games; do
       ;;
     phutball)
       for level in 1 2 3 4 5; do
-        run match phutball $level random --games 100 --threads 2 --seed 1
+        run match phutball $level random --games 100 --threads 2 --seed 1 --max-plies 1000
       done
-      run match phutball 5 greedy --games 100 --threads 2 --seed 1
+      run match phutball 5 greedy --games 100 --threads 2 --seed 1 --max-plies 1000
+      run match phutball 5 3 --games 100 --threads 2 --seed 1 --max-plies 1000 --opening-plies 2
       ;;
   esac
 done

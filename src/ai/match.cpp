@@ -35,6 +35,14 @@ GameOutcome play_one(const MatchConfig& config, int index) {
   auto initial = game.initial_state();
   auto state = initial->clone();
   std::vector<Move> moves;
+  Rng opening(bot_seed(config.seed, index / n, 7));
+  for (int i = 0; i < config.opening_plies && !state->is_terminal(); ++i) {
+    std::vector<Move> legal = state->legal_moves();
+    Move m = legal[opening.below(static_cast<std::uint32_t>(legal.size()))];
+    state->apply(m);
+    moves.push_back(std::move(m));
+    ++out.plies;
+  }
   while (!state->is_terminal() && out.plies < config.max_plies) {
     Move m = bots[static_cast<std::size_t>(state->current_seat())]->choose_move(*state);
     state->apply(m);

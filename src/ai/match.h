@@ -21,6 +21,10 @@ struct MatchConfig {
   std::uint64_t seed = 1;
   std::int64_t movetime_ms = 0;  // per-move cap for every bot (0 = none)
   int max_plies = 5000;          // a game still running after this many plies counts as a draw
+  // Plies of uniformly random moves before the bots take over (varied openings for bots that
+  // are deterministic). The n games of one seat rotation share their opening, so every opening
+  // is played from every seat.
+  int opening_plies = 0;
   // Called after each finished game with (games finished, games total), from any thread but
   // never concurrently.
   std::function<void(int, int)> progress;

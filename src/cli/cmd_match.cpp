@@ -26,6 +26,7 @@ struct MatchOptions {
   std::uint64_t seed = 1;
   std::int64_t movetime = 0;
   int max_plies = 5000;
+  int opening_plies = 0;
   std::string records = "match-records";
 };
 
@@ -41,9 +42,11 @@ void run_match_command(const MatchOptions& opt) {
   config.seed = opt.seed;
   config.movetime_ms = opt.movetime;
   config.max_plies = opt.max_plies;
+  config.opening_plies = opt.opening_plies;
   std::cout << "Match " << config.game->spec() << ": " << join(config.bots, " vs ") << ", "
-            << opt.games << " games, seats rotated, seed " << opt.seed << "\n"
-            << std::flush;
+            << opt.games << " games, seats rotated, seed " << opt.seed;
+  if (opt.opening_plies > 0) std::cout << ", " << opt.opening_plies << " random opening plies";
+  std::cout << "\n" << std::flush;
   ProgressBar bar("playing", static_cast<std::uint64_t>(opt.games), "games");
   config.progress = [&bar](int done, int) { bar.update(static_cast<std::uint64_t>(done)); };
   ai::MatchResult result = ai::run_match(config);
@@ -103,6 +106,10 @@ void add_match_command(CLI::App& app) {
   cmd->add_option("--max-plies", opt->max_plies, "Stop a game after this many plies (a draw)")
       ->capture_default_str()
       ->check(CLI::Range(1, 10000000));
+  cmd->add_option("--opening-plies", opt->opening_plies,
+                  "Random plies before the bots play (the same opening from every seat)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1000));
   cmd->add_option("--records", opt->records, "Directory for the game records ('' = none)")
       ->capture_default_str();
   cmd->footer("Example: plateau match bohnduell 5 greedy --games 100 --threads 2");

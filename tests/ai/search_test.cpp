@@ -299,6 +299,23 @@ TEST(Match, RotatesSeatsCountsResultsAndIgnoresThreads) {
   EXPECT_EQ(one.elo.games, 6);
 }
 
+TEST(Match, RandomOpeningsAreSharedBySeatRotations) {
+  register_builtin_games();
+  ai::MatchConfig c;
+  c.game = make_game("bohnduell(supply=8)");
+  c.bots = {"3", "2"};
+  c.games = 4;
+  c.opening_plies = 3;
+  ai::MatchResult r = ai::run_match(c);
+  auto opening = [&](int g) {
+    ReplayedGame rg = load_record(r.games[static_cast<std::size_t>(g)].record);
+    return std::vector<Move>(rg.moves.begin(), rg.moves.begin() + 3);
+  };
+  EXPECT_EQ(opening(0), opening(1));
+  EXPECT_EQ(opening(2), opening(3));
+  EXPECT_NE(opening(0), opening(2));
+}
+
 TEST(Match, SummaryOfFourSeatGames) {
   // One bot "x" against three "y": pairwise scores 1 (x won), 0 (x lost to the winner y; the
   // other two y tie with x at 0 so ½ each: (0 + ½ + ½) / 3).
