@@ -123,6 +123,10 @@ Records: '"$tmp"'/mr/game-0001.record .. game-0004.record'
 check "match" "$expected_match" "$("$plateau" match 'bohnduell(supply=6)' 5 random --games 4 --threads 2 --records "$tmp/mr" 2>/dev/null)"
 check "match record seats rotated" '[Seats "random,5"]' "$(grep Seats "$tmp/mr/game-0002.record")"
 check "match record replays" "" "$("$plateau" moves 'bohnduell(supply=6)' --record "$tmp/mr/game-0003.record")"
+bad "solve other games" "plateau: no exact solver for phutball: only bohnduell can be solved" solve phutball
+check "classic in a match" "classic         2      2      0      0      2.0  100.0%" \
+  "$("$plateau" match biloba classic random --games 2 --records '' 2>/dev/null | sed -n 3p)"
+bad "classic needs biloba" "plateau: bohnduell has no 'classic' player" match bohnduell classic random --games 1 --records ''
 bad "match unknown bot" "plateau: unknown bot '7'; bots are: random, greedy, classic (biloba), 1, 2, 3, 4, 5 (or level1..level5)" match bohnduell 1 7
 bad "match seat count" "plateau: bohnduell has 2 seats: give 2 bots, not 3" match bohnduell 1 2 3 --records ''
 
