@@ -12,6 +12,8 @@
 #include "ai/mcts.h"
 #include "core/registry.h"
 #include "games/bohnduell/bohnduell_solver.h"
+#include "games/phutball/phutball_notation.h"
+#include "games/phutball/phutball_rules.h"
 #include "games/register.h"
 
 namespace {
@@ -137,6 +139,21 @@ void BM_LevelMove(benchmark::State& st, const char* spec, const char* level, int
   st.counters["worst_ms"] = worst_ms;
 }
 
+// Phutball win-in-one on TV-20's blocks (ball H10 inside a k×k square of men): 7×7 has
+// 955,182 jump states and no win, so the search must visit them all to prove it.
+void BM_PhutballWinInOne(benchmark::State& st, int half) {
+  register_builtin_games();
+  std::string men;
+  for (int dc = -half; dc <= half; ++dc) {
+    for (int dr = -half; dr <= half; ++dr) {
+      if (dc == 0 && dr == 0) continue;
+      men += (men.empty() ? "" : ",") + phutball::point_name(phutball::cell_of(7 + dc, 10 + dr));
+    }
+  }
+  auto s = make_game("phutball")->parse_state("ball=H10 men=" + men + " turn=O ply=0");
+  for (auto _ : st) benchmark::DoNotOptimize(s->find_winning_move());
+}
+
 BENCHMARK_CAPTURE(BM_MctsSearch, bohnduell_20, "bohnduell(supply=20)", 6, 0)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_AlphaBetaSearch, bohnduell_20, "bohnduell(supply=20)", 6)
@@ -157,6 +174,16 @@ BENCHMARK_CAPTURE(BM_LevelMove, biloba_4_level5, "biloba(players=4)", "5", 10, 1
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_MovetimeCap, biloba_2_level5_100ms, "biloba", "5", 100)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_AlphaBetaSearch, phutball, "phutball", 10)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_PolicyPlayout, phutball_1000plies, "phutball");
+BENCHMARK_CAPTURE(BM_PhutballWinInOne, block_5x5, 2)->Unit(benchmark::kMicrosecond);
+BENCHMARK_CAPTURE(BM_PhutballWinInOne, block_7x7, 3)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_LevelMove, phutball_level5, "phutball", "5", 10, 10)
+    ->Iterations(1)
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_MovetimeCap, phutball_level5_100ms, "phutball", "5", 100)
     ->Iterations(1)
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_MovetimeCap, bohnduell_30_level5_100ms, "bohnduell(supply=30)", "5", 100)
