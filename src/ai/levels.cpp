@@ -42,8 +42,8 @@ LevelSpec level_spec(const std::string& game_name, int num_seats, int level) {
   }
   if (game_name == "biloba") {
     // Alpha-beta (2 seats) or best-reply search (3-4 seats) over pawns and threats.
-    static constexpr std::uint64_t kNodes2[] = {100, 1'000, 6'000, 30'000, 150'000};
-    static constexpr std::uint64_t kNodes4[] = {100, 1'000, 5'000, 25'000, 100'000};
+    static constexpr std::uint64_t kNodes2[] = {100, 800, 4'000, 12'000, 40'000};
+    static constexpr std::uint64_t kNodes4[] = {100, 600, 3'000, 10'000, 30'000};
     if (num_seats <= 2) return alphabeta_level(kNodes2[i], false);
     LevelSpec spec = alphabeta_level(kNodes4[i], false);
     spec.alphabeta.multi_seat = MultiSeatMode::kBestReply;
