@@ -111,6 +111,22 @@ TEST(BohnDuellSolver, TableFileRoundTrip) {
   }
   EXPECT_EQ(table_file_name(r), "bohnduell-supply=7,steal_scope=any.table");
   EXPECT_THROW(ValueTable::load("/nonexistent/plateau.table"), std::runtime_error);
+  // A file that is not a table, and a table cut short.
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    std::fputs("hello", f);
+    std::fclose(f);
+    try {
+      ValueTable::load(path);
+      ADD_FAILURE();
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()), "'" + path + "' is not a BohnDuell value table");
+    }
+  }
+  table->save(path);
+  std::filesystem::resize_file(path, 5000);
+  EXPECT_THROW(ValueTable::load(path), std::runtime_error);
+  std::filesystem::remove(path);
 }
 
 // Positions drawn from uniformly random games: a uniformly chosen non-final position of each.

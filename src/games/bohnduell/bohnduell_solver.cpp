@@ -134,7 +134,8 @@ std::shared_ptr<ValueTable> ValueTable::load(const std::string& path) {
     close(fd);
     throw std::runtime_error("'" + path + "' is not a BohnDuell value table");
   }
-  std::istringstream in(std::string(header + std::strlen(kMagic)));
+  const std::size_t magic = std::strlen(kMagic);
+  std::istringstream in(std::string(header + magic, kHeaderBytes - magic));
   int supply = -1;
   unsigned flags = 0;
   std::string word;
