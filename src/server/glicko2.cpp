@@ -14,16 +14,20 @@ double g(double phi) { return 1.0 / std::sqrt(1.0 + 3.0 * phi * phi / (kPi * kPi
 
 }  // namespace
 
-Glicko glicko2_update(const Glicko& player, const Glicko& opponent, double score) {
+Glicko glicko2_update(const Glicko& player, const std::vector<GlickoGame>& games) {
   const double mu = (player.rating - 1500.0) / kScale;
   const double phi = player.deviation / kScale;
-  const double mu_j = (opponent.rating - 1500.0) / kScale;
-  const double phi_j = opponent.deviation / kScale;
-
-  const double g_j = g(phi_j);
-  const double e = 1.0 / (1.0 + std::exp(-g_j * (mu - mu_j)));
-  const double v = 1.0 / (g_j * g_j * e * (1.0 - e));
-  const double delta = v * g_j * (score - e);
+  double v_inv = 0.0;
+  double sum = 0.0;
+  for (const auto& game : games) {
+    const double mu_j = (game.opponent.rating - 1500.0) / kScale;
+    const double g_j = g(game.opponent.deviation / kScale);
+    const double e = 1.0 / (1.0 + std::exp(-g_j * (mu - mu_j)));
+    v_inv += g_j * g_j * e * (1.0 - e);
+    sum += g_j * (game.score - e);
+  }
+  const double v = 1.0 / v_inv;
+  const double delta = v * sum;
 
   // Step 5: the new volatility by the Illinois algorithm.
   const double a = std::log(player.volatility * player.volatility);
@@ -60,7 +64,7 @@ Glicko glicko2_update(const Glicko& player, const Glicko& opponent, double score
 
   const double phi_star = std::sqrt(phi * phi + sigma * sigma);
   const double phi_new = 1.0 / std::sqrt(1.0 / (phi_star * phi_star) + 1.0 / v);
-  const double mu_new = mu + phi_new * phi_new * g_j * (score - e);
+  const double mu_new = mu + phi_new * phi_new * sum;
 
   Glicko out;
   out.rating = kScale * mu_new + 1500.0;

@@ -227,6 +227,18 @@ void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view line,
 }
 
 void Lobby::dispatch(Ctx& ctx, Command& c) {
+  if (!c.game.empty()) {
+    std::vector<std::string> names;
+    bool known = false;
+    for (const GameInfo* g : registered_games()) {
+      names.push_back(g->name);
+      known = known || g->name == c.game;
+    }
+    if (!known) {
+      throw CommandError("unknown game '" + c.game.substr(0, 30) + "'; games are: " +
+                         join(names, ", "));
+    }
+  }
   switch (c.verb) {
     case Verb::kRegister: return cmd_register(ctx, c);
     case Verb::kLogin: return cmd_login(ctx, c);

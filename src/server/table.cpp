@@ -22,6 +22,7 @@ using nlohmann::json;
 namespace {
 
 constexpr std::size_t kChatKept = 50;
+const std::string kPageAtEnd = "\x01page";
 constexpr std::size_t kChatMaxBytes = 1000;
 
 std::string format_return(double r) {
@@ -255,6 +256,19 @@ void Table::execute(Job job) {
 }
 
 void Table::finish(Tx tx, Done done) {
+  // Move events show the page as it stands after the whole action (queued and automatic replies
+  // included); a game-over event right after a move needs no second copy of it.
+  bool moved = false;
+  std::string current;
+  for (auto& d : tx.out) {
+    if (d.event.page == kPageAtEnd) {
+      if (current.empty()) current = page("Summary", *state_, static_cast<int>(moves_.size()));
+      d.event.page = current;
+      moved = true;
+    } else if (moved && d.event.type == "gameover") {
+      d.event.page.clear();
+    }
+  }
   if (tx.table_changed) {
     tx.batch.put_table({id_, game_name_, number_, data_json(), created_ms_});
   }
@@ -1151,7 +1165,7 @@ void Table::play(Tx& tx, const Move& move, int seat, bool automatic) {
   turn_started_ms_ = now;
   tx.table_changed = true;
   Event e = move_event(p, ply);
-  e.page = page("Summary", *state_, ply);
+  e.page = kPageAtEnd;  // the board page as it stands once the whole action is done
   tx.all(std::move(e));
 }
 

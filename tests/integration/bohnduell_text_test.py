@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""Two text clients over loopback: a pbmserv-style BohnDuell challenge played to the end, and a
+BSW-style table with /join and /start played to the end; records, standings and pages checked.
+Usage: bohnduell_text_test.py PLATEAU_BINARY"""
+import re
+import sys
+
+from plateau_harness import Server, play_to_end, record_moves, run_tests
+
+BINARY = sys.argv[1]
+def test_challenge_to_the_end():
+    server = Server(BINARY, extra=["--rate", "1000"]).start()
+    try:
+        alice = server.text("alice", "pw-alice", register=True)
+        bob = server.text("bob", "pw-bob", register=True)
+        alice.send("bohnduell challenge -supply=6 alice bob")
+        alice.expect(r"^New BohnDuell Board 101$")
+        alice.expect(r"^Please start the game, alice\.$")
+        bob.expect(r"^New BohnDuell Board 101$")
+        played, final = play_to_end({"alice": alice, "bob": bob}, 101, "alice")
+        assert len(played) >= 6
+        # Rated (two accounts, a challenge): rating lines follow the result.
+        alice.expect(r"^alice's rating went (up|down) from 1500 to \d+\.")
+        # The record over HTTP holds exactly the moves played, in order, with forced passes.
+        status, record = server.http_get("/records/bohnduell/101")
+        assert status == 200, status
+        assert '[Game "bohnduell"]' in record and '[Options "supply=6"]' in record, record
+        assert '[Seats "alice,bob"]' in record, record
+        assert record_moves(record) == [("A:" if p == "alice" else "B:") + t for p, t in played], (
+            record, played)
+        if final == "Game was a tie.":
+            assert '[Result "1/2-1/2"]' in record
+        else:
+            winner = re.match(r"Game won by (\w+)\.", final).group(1)
+            assert f'[Result "{"1-0" if winner == "alice" else "0-1"}"]' in record, record
+        # A finished board refuses moves; show still works.
+        alice.send("move 101 S4")
+        alice.expect(r"^error: the game has ended")
+        bob.send("show 101")
+        bob.expect(r"^Summary of BohnDuell Board 101$")
+        bob.expect(re.escape(final))
+        bob.send("standings bohnduell")
+        bob.expect(r"^Standings of bohnduell:$")
+        bob.expect(r"^  1\. (alice|bob) ")
+        bob.expect(r"^  2\. (alice|bob) ")
+        assert server.stop() == 0
+    finally:
+        if server.alive():
+            server.kill()
+
+
+def test_table_join_start_to_the_end():
+    server = Server(BINARY, extra=["--rate", "1000"]).start()
+    try:
+        carol = server.text("carol", "pw-carol", register=True)
+        dave = server.text("dave", "pw-dave", register=True)
+        eve = server.text()
+        eve.send("guest")
+        eve.expect(r"^Hello, guest1 \(guest")
+        carol.send("/open bohnduell")
+        carol.expect(r"^Table bohnduell 101 is open")
+        carol.send("/start")
+        carol.expect(r"^error: only a seated player may /start")
+        carol.send("/join 1")
+        carol.expect(r"^carol takes seat 1\.")
+        carol.send("/option supply=5")
+        carol.expect(r"^carol sets supply=5\.")
+        carol.send("/option start 2")
+        carol.expect(r"^carol sets start=2\.")
+        carol.send("/start")
+        carol.expect(r"^error: seat 2 is free")
+        dave.send("/table 101")
+        dave.expect(r"^You are at bohnduell 101\. Waiting for players: seat 2 is free\.")
+        dave.send("/join 1")
+        dave.expect(r"^error: seat 1 is taken by carol")
+        dave.send("/join")
+        dave.expect(r"^dave takes seat 2\.")
+        carol.expect(r"^dave takes seat 2\.")
+        eve.send("/watch 101")
+        eve.expect(r"^You are watching bohnduell 101\.")
+        dave.send("/say good luck")
+        carol.expect(r"^\[bohnduell 101\] dave: good luck$")
+        eve.expect(r"^\[bohnduell 101\] dave: good luck$")
+        dave.send("/start")
+        # start=2: table seat 2 (dave) sits in game seat A and moves first.
+        for c in (carol, dave, eve):
+            c.expect(r"^Game bohnduell 101 starts: dave vs carol \(rated\)\.$")
+            c.expect(r"^Please start the game, dave\.$")
+        carol.send("/option supply=9")
+        carol.expect(r"^error: options can change only before the start")
+        played, final = play_to_end({"carol": carol, "dave": dave}, 101, "dave",
+                                    prefix="/move ")
+        # The spectator saw every move.
+        for n, (p, t) in enumerate(played, 1):
+            eve.expect(rf"^bohnduell 101: {n}\. \S+ {p} {t}$")
+        eve.expect(re.escape(final))
+        status, record = server.http_get("/records/bohnduell/101")
+        assert '[Seats "dave,carol"]' in record and '[Options "supply=5,start=2"]' in record, record
+        carol.send("/reset")
+        carol.expect(r"^carol resets bohnduell 101\.")
+        carol.send("/startnosave")
+        carol.expect(r"^Game bohnduell 101 starts: dave vs carol \(unrated\)\.$")
+        assert server.stop() == 0
+    finally:
+        if server.alive():
+            server.kill()
+
+
+run_tests([test_challenge_to_the_end, test_table_join_start_to_the_end])
