@@ -190,7 +190,8 @@ ReplayedGame replay_record(const Record& record) {
   } catch (const RuleError& e) {
     throw RecordError(game_line, std::string("bad Position tag: ") + e.what());
   }
-  for (std::string_view name : split(record.tag("Seats"), ',')) {
+  const std::string seats_tag = record.tag("Seats");  // split() views into it
+  for (std::string_view name : split(seats_tag, ',')) {
     if (!trim(name).empty()) out.seats.emplace_back(trim(name));
   }
   out.state = out.initial->clone();

@@ -186,7 +186,9 @@ TEST_P(Conformance, RandomPlayouts) {
     ASSERT_TRUE(loaded.state->equals(*s)) << record;
     ASSERT_EQ(loaded.moves, played);
   }
-  if (c.max_plies == 0) EXPECT_EQ(terminal, c.playouts);
+  if (c.max_plies == 0) {
+    EXPECT_EQ(terminal, c.playouts);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(AllGames, Conformance, ::testing::ValuesIn(cases()), name_of);

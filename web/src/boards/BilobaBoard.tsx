@@ -1,0 +1,69 @@
+// Biloba: the 9×9 board with cut corners, the star-patterned centre e5 and pawns in four
+// colours (specs/biloba.md §1, §15). Squares are named a1..i9 (file a..i = x, rank 9 - y).
+import type { BilobaView } from '../views/biloba';
+import { squareName } from '../views/biloba';
+import type { BoardInput } from './types';
+import { t } from '../i18n';
+
+interface Props extends BoardInput {
+  view: BilobaView;
+}
+
+const SQ = 50;
+const COLOURS: Record<string, string> = { O: '#f39c12', B: '#2471a3', R: '#c0392b', G: '#229954' };
+
+export function BilobaBoard(props: Props) {
+  const { view, steps, prefix, lastMove, onStep } = props;
+  const legal = new Set(steps);
+  const selected = new Set(prefix);
+  const last = new Set(lastMove ?? []);
+  const cells = [];
+  for (let y = 0; y < 9; y++) {
+    for (let x = 0; x < 9; x++) {
+      const cell = view.cells[y][x];
+      if (cell === '#') continue;
+      const name = squareName(x, y);
+      const clickable = legal.has(name) && onStep;
+      const classes = ['square', cell === '*' || (x === 4 && y === 4) ? 'centre' : '',
+        selected.has(name) ? 'selected' : '', last.has(name) ? 'last' : '',
+        clickable ? 'clickable' : ''].filter(Boolean).join(' ');
+      cells.push(
+        <g data-square={name} class={classes} onClick={clickable ? () => onStep!(name) : undefined}>
+          <rect x={x * SQ} y={y * SQ} width={SQ} height={SQ} />
+          {x === 4 && y === 4 && (
+            <polygon class="star" points={star(x * SQ + SQ / 2, y * SQ + SQ / 2)} />
+          )}
+          {'OBRG'.includes(cell) && (
+            <circle cx={x * SQ + SQ / 2} cy={y * SQ + SQ / 2} r={15} fill={COLOURS[cell]}
+              class="pawn" data-pawn={cell} />
+          )}
+          {clickable && <circle cx={x * SQ + SQ / 2} cy={y * SQ + SQ / 2} r={6} class="target" />}
+        </g>,
+      );
+    }
+  }
+  return (
+    <svg class="biloba-board" viewBox={`-10 -10 ${9 * SQ + 20} ${9 * SQ + 20}`} role="img"
+      aria-label={t('board.biloba')}>
+      <polygon class="frame" points={octagon()} />
+      {cells}
+    </svg>
+  );
+}
+
+function star(cx: number, cy: number): string {
+  const pts = [];
+  for (let i = 0; i < 16; i++) {
+    const r = i % 2 === 0 ? 22 : 10;
+    const a = (i * Math.PI) / 8;
+    pts.push(`${cx + r * Math.cos(a)},${cy + r * Math.sin(a)}`);
+  }
+  return pts.join(' ');
+}
+
+function octagon(): string {
+  const s = 9 * SQ;
+  const c = 2 * SQ;
+  return [[c, 0], [s - c, 0], [s, c], [s, s - c], [s - c, s], [c, s], [0, s - c], [0, c]]
+    .map(([x, y]) => `${x},${y}`).join(' ');
+}

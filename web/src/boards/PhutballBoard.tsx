@@ -1,0 +1,70 @@
+// Phutball: 15 columns × 19 rows of points (20 on a half-point handicap board), the goal
+// lines (rows 1 and 19), the off-board rows beyond them, men, the ball and the jump path being
+// built (specs/phutball.md §1, §9).
+import type { PhutballView } from '../views/phutball';
+import { parsePoint, pointName, PHUTBALL_COLUMNS } from '../views/phutball';
+import type { BoardInput } from './types';
+import { t } from '../i18n';
+
+interface Props extends BoardInput {
+  view: PhutballView;
+}
+
+const GAP = 26;
+const MARGIN = 40;
+
+export function PhutballBoard(props: Props) {
+  const { view, steps, prefix, onStep } = props;
+  const rows = view.rows;
+  const top = rows + 1; // off-board row beyond the top goal line
+  const px = (column: number) => MARGIN + column * GAP;
+  const py = (row: number) => MARGIN + (top - row) * GAP;
+  const width = MARGIN * 2 + 14 * GAP;
+  const height = MARGIN * 2 + (rows + 1) * GAP;
+  const legal = new Set(steps);
+  const men = new Set(view.men.map(pointName));
+  const path = prefix.map(parsePoint);
+  // Placements would highlight almost every point; highlight only once the ball is picked up.
+  const showTargets = prefix.length > 0;
+  const points = [];
+  for (let row = 0; row <= top; row++) {
+    for (let column = 0; column < 15; column++) {
+      const name = pointName({ column, row });
+      const offBoard = row === 0 || row === top;
+      const clickable = legal.has(name) && onStep;
+      points.push(
+        <g data-point={name} class={clickable ? 'point clickable' : 'point'}
+          onClick={clickable ? () => onStep!(name) : undefined}>
+          <rect x={px(column) - GAP / 2} y={py(row) - GAP / 2} width={GAP} height={GAP}
+            class={offBoard ? 'cell goal-zone' : 'cell'} />
+          {men.has(name) && <circle cx={px(column)} cy={py(row)} r={9} class="man" />}
+          {clickable && showTargets && <circle cx={px(column)} cy={py(row)} r={5} class="target" />}
+        </g>,
+      );
+    }
+  }
+  return (
+    <svg class="phutball-board" viewBox={`0 0 ${width} ${height}`} role="img"
+      aria-label={t('board.phutball')}>
+      {Array.from({ length: rows }, (_, i) => i + 1).map((row) => (
+        <line x1={px(0)} x2={px(14)} y1={py(row)} y2={py(row)}
+          class={row === 1 || row === rows ? 'goal-line' : 'grid'} />
+      ))}
+      {Array.from({ length: 15 }, (_, c) => (
+        <line x1={px(c)} x2={px(c)} y1={py(1)} y2={py(rows)} class="grid" />
+      ))}
+      {points}
+      {path.length > 1 && (
+        <polyline class="jump-path" points={path.map((p) => `${px(p.column)},${py(p.row)}`).join(' ')} />
+      )}
+      <circle cx={px(view.ball.column)} cy={py(view.ball.row)} r={10} class="ball"
+        data-ball={pointName(view.ball)} />
+      {[...PHUTBALL_COLUMNS].map((letter, c) => (
+        <text x={px(c)} y={height - 8} class="coord">{letter}</text>
+      ))}
+      {Array.from({ length: rows }, (_, i) => i + 1).map((row) => (
+        <text x={12} y={py(row) + 4} class="coord">{row}</text>
+      ))}
+    </svg>
+  );
+}

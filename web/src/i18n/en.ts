@@ -1,0 +1,26 @@
+import type { Dictionary } from './index';
+
+export const en: Dictionary = {
+  'app.title': 'Plateau',
+  'board.bohnduell': 'BohnDuell board',
+  'board.phutball': "Philosopher's Football board",
+  'board.biloba': 'Biloba board',
+  'board.moves': 'Your possible moves',
+  'bohnduell.supply': 'supply',
+  'bohnduell.store': 'store',
+  'bohnduell.sow': 'Sow',
+  'bohnduell.harvest': 'Harvest',
+  'bohnduell.sowHelp': 'Put one ball from your supply into bowl {d} and each bowl behind it ({cost} balls)',
+  'bohnduell.harvestHelp': 'Empty bowl {d}: one ball into each bowl in front of it, the last into your store',
+  'rules.title': 'Rules of {game}',
+  'rules.next': 'Click anywhere or press → for the next page',
+  'rules.page': 'Page {n} of {total}',
+  'rules.back': 'Back',
+  'rules.previous': 'Previous',
+  'rules.nextButton': 'Next',
+  'nav.rules': 'Rules',
+  'nav.language': 'Language',
+  'game.bohnduell': 'BohnDuell',
+  'game.phutball': "Philosopher's Football",
+  'game.biloba': 'Biloba',
+};

@@ -1,0 +1,26 @@
+import type { Dictionary } from './index';
+
+export const fr: Dictionary = {
+  'app.title': 'Plateau',
+  'board.bohnduell': 'Plateau de BohnDuell',
+  'board.phutball': 'Plateau de football philosophique',
+  'board.biloba': 'Plateau de Biloba',
+  'board.moves': 'Vos coups possibles',
+  'bohnduell.supply': 'réserve',
+  'bohnduell.store': 'grenier',
+  'bohnduell.sow': 'Semer',
+  'bohnduell.harvest': 'Récolter',
+  'bohnduell.sowHelp': 'Mettre une bille de votre réserve dans le bol {d} et chaque bol derrière lui ({cost} billes)',
+  'bohnduell.harvestHelp': 'Vider le bol {d} : une bille dans chaque bol devant lui, la dernière dans votre grenier',
+  'rules.title': 'Règles de {game}',
+  'rules.next': 'Cliquez n’importe où ou appuyez sur → pour la page suivante',
+  'rules.page': 'Page {n} sur {total}',
+  'rules.back': 'Retour',
+  'rules.previous': 'Précédente',
+  'rules.nextButton': 'Suivante',
+  'nav.rules': 'Règles',
+  'nav.language': 'Langue',
+  'game.bohnduell': 'BohnDuell',
+  'game.phutball': 'Football philosophique',
+  'game.biloba': 'Biloba',
+};

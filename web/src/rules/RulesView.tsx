@@ -1,0 +1,41 @@
+// The illustrated rules of one game, page by page: a click anywhere (or →, Enter, Space)
+// advances, ← goes back; after the last page it returns to where the player came from.
+import { useEffect, useState } from 'preact/hooks';
+import { RULES } from './pages';
+import { language, t } from '../i18n';
+
+interface Props {
+  game: string;
+  onClose: () => void;
+}
+
+export function RulesView({ game, onClose }: Props) {
+  const pages = RULES[game] ?? [];
+  const [page, setPage] = useState(0);
+  const lang = language();
+  const next = () => (page + 1 < pages.length ? setPage(page + 1) : onClose());
+  const previous = () => setPage(Math.max(0, page - 1));
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'ArrowRight' || e.key === 'Enter' || e.key === ' ') next();
+      else if (e.key === 'ArrowLeft') previous();
+      else if (e.key === 'Escape') onClose();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+  if (pages.length === 0) return null;
+  const p = pages[page];
+  return (
+    <section class="rules" data-rules-page={page + 1} onClick={next} aria-live="polite">
+      <h2>{t('rules.title', { game: t(`game.${game}`) })}</h2>
+      <h3>{p.title[lang] ?? p.title.en}</h3>
+      <p>{p.text[lang] ?? p.text.en}</p>
+      {p.diagram && <div class="diagram">{p.diagram()}</div>}
+      <footer>
+        <span>{t('rules.page', { n: page + 1, total: pages.length })}</span>
+        <span class="hint">{t('rules.next')}</span>
+      </footer>
+    </section>
+  );
+}
