@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   libgtest-dev libgmock-dev libbenchmark-dev
-  libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev
+  libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev zlib1g-dev
   libboost-dev libboost-system-dev
   libsqlite3-dev libsqlitecpp-dev libsodium-dev
   python3

@@ -3,6 +3,7 @@
 #include <mutex>
 
 #include "core/registry.h"
+#include "games/biloba/biloba_game.h"
 #include "games/bohnduell/bohnduell_game.h"
 
 namespace plateau {
@@ -21,6 +22,7 @@ void add(InfoFn info) {
 void register_builtin_games() {
   static std::once_flag once;
   std::call_once(once, [] {
+    add<biloba::BilobaGame>(biloba::game_info);
     add<bohnduell::BohnDuellGame>(bohnduell::game_info);
   });
 }

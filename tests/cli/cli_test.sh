@@ -34,6 +34,26 @@ check "board from record" "$expected_board" "$("$plateau" board bohnduell --reco
 
 check "perft" "$(printf '1 4\n2 16')" "$("$plateau" perft 'bohnduell(supply=20)' 2)"
 
+# Biloba: moves, perft, a record with a start position (spec TV-07), the board print-out.
+check "biloba moves at start" "68" "$("$plateau" moves biloba | wc -l | tr -d ' ')"
+check "biloba 4p first moves" "$(printf 'c9-b8\nc9-c8\nc9-e9')" "$("$plateau" moves 'biloba(players=4)' | head -n 3)"
+check "biloba perft" "$(printf '1 68\n2 4506')" "$("$plateau" perft biloba 2)"
+printf '[Game "biloba"]\n[Position "##.....##/#.......#/........./........./....*..../..OB...../.....O.../#.....BB#/##....B## O 2"]\nO:F3-E4/C4-D4\n' > "$tmp/b1.record"
+expected_biloba='   a b c d e f g h i
+9  # # . . . . . # #  9
+8  # . . . . . . . #  8
+7  . . . . . . . . .  7
+6  . . . . . . . . .  6
+5  . . . . * . . . .  5
+4  . . . O O . . . .  4
+3  . . . . . . . . .  3
+2  # . . . . . B B #  2
+1  # # . . . . B # #  1
+   a b c d e f g h i
+Blue to move. Pawns: Orange 2, Blue 3.'
+check "biloba board from record" "$expected_biloba" "$("$plateau" board biloba --record "$tmp/b1.record")"
+check "biloba moves from record" "$(printf 'g1-f1\ng1-f2\ng1-g3')" "$("$plateau" moves biloba --record "$tmp/b1.record" | head -n 3)"
+
 # Bad input: exit status 2 and one line on stderr.
 bad() {  # bad NAME EXPECTED_MESSAGE ARGS...
   local name=$1 msg=$2; shift 2
@@ -42,11 +62,13 @@ bad() {  # bad NAME EXPECTED_MESSAGE ARGS...
   check "$name: status" "2" "$status"
   check "$name: message" "$msg" "$out"
 }
-bad "unknown game" "plateau: unknown game 'chess'; games are: bohnduell" moves chess
+bad "unknown game" "plateau: unknown game 'chess'; games are: biloba, bohnduell" moves chess
 bad "bad option" "plateau: bad value '0' for option supply: expected an integer 1..63" moves 'bohnduell(supply=0)'
 bad "missing record" "plateau: cannot read record file '$tmp/none'" board bohnduell --record "$tmp/none"
 printf '[Game "bohnduell"]\nA:S4 B:H2\n' > "$tmp/bad.record"
 bad "illegal move in record" "plateau: line 2: move 2 (H2) is illegal: H2 is not legal: bowl B2 holds 0 balls, a harvest needs exactly 2" moves bohnduell --record "$tmp/bad.record"
+printf '[Game "biloba"]\nO:e7-e5\n' > "$tmp/b2.record"
+bad "illegal biloba move" "plateau: line 2: move 1 (e7-e5) is illegal: e7-e5 is not legal: a pawn never stops on the centre e5; a centre walk is written like d6-e5-f5" moves biloba --record "$tmp/b2.record"
 bad "perft depth" "plateau: DEPTH: Value 0 not in range 1 to 64 (try --help)" perft bohnduell 0
 bad "no subcommand" "plateau: A subcommand is required (try --help)"
 bad "bad seats" "plateau: --seats needs 2 entries for bohnduell, got 1" play bohnduell --seats human

@@ -26,6 +26,13 @@ struct Case {
 // One line per game variant; a new game adds its lines here.
 std::vector<Case> cases() {
   return {
+      // Random Biloba games often shuffle for thousands of turns: a ply cap, or the turn_cap
+      // option (which ends the game as a draw) for playouts that reach a terminal state.
+      {"biloba", 8, 250},
+      {"biloba(players=3)", 8, 250},
+      {"biloba(players=4)", 8, 250},
+      {"biloba(turn_cap=150)", 3, 0},
+      {"biloba(players=4,no_legal_move=wait,turn_cap=150)", 3, 0},
       {"bohnduell", 2000, 0},
       {"bohnduell(supply=5)", 1000, 0},
       {"bohnduell(supply=63)", 100, 0},

@@ -1,0 +1,113 @@
+#pragma once
+// Biloba as a Plateau game (specs/biloba.md, ruleset `classic`): the core interface over
+// biloba_rules.h. Options (§9, the rules ones): players=2|3|4, no_legal_move=pass|wait,
+// turn_cap=N (0 = none). Seat types, names and bots are table settings, not game options.
+//
+// A Move is a FULL TURN (§7.2): a step, jump or centre walk with its refill choices, or the
+// turn-start forms. legal_moves() lists every turn token:
+//   * a normal turn: every move × every sequence of refill choices (orders included);
+//   * a turn that starts with forced captures: only `x/...` tokens (one per refill choice
+//     sequence; just `x` when no refill is asked, e.g. the game ended), with `+out` when the
+//     seat is then eliminated;
+//   * an elimination with no capture: the single move `out`;
+//   * no legal move: the single move `pass` (no_legal_move=pass, the default).
+// distinct_moves() keeps one token per resulting position (a step and a centre walk to the same
+// square; refills made in another order).
+// Seats with no pawns have no turns: current_seat() skips them.
+//
+// The game is over when §6.1 says so, when turn_cap turns have been played, or (only with
+// no_legal_move=wait) when the seat to move is stuck: the original then waits for ever and can
+// only be stopped by "End game", which leaves no result. Returns:
+//   * a win: 1 for the winner, 0 for the others;
+//   * "Draw" (§6.3) and the turn cap: shared equally by the seats that still have pawns; when
+//     only one seat has pawns (a lone survivor with one pawn, which the original calls "Draw"),
+//     by every seat;
+//   * no result (every pawn gone, or stuck with wait): shared equally by every seat.
+// With turn_cap > 0 the number of turns played is part of the position and of its string.
+#include <memory>
+
+#include "core/game.h"
+#include "games/biloba/biloba_print.h"
+#include "games/biloba/biloba_rules.h"
+
+namespace plateau::biloba {
+
+// Registry entry: name "biloba", the options above with their defaults (preset `classic`).
+GameInfo game_info();
+
+class BilobaGame : public Game {
+ public:
+  explicit BilobaGame(OptionValues options);
+
+  const GameInfo& info() const override;
+  const OptionValues& options() const override { return options_; }
+  int num_seats() const override { return players_; }
+  // "O", "B", "R", "G" and "Orange", "Blue", "Red", "Green" (§2.1).
+  std::string seat_label(int seat) const override;
+  std::string seat_name(int seat) const override;
+  RecordStyle record_style() const override { return RecordStyle::kSeatPrefixed; }
+  std::unique_ptr<State> initial_state() const override;
+  // The position string of §7.5 (plus the turns played when turn_cap > 0).
+  std::unique_ptr<State> parse_state(std::string_view text) const override;
+  // A state holding `pos` (a seat to move without pawns is moved on to the next seat).
+  std::unique_ptr<State> make_state(const Position& pos) const;
+
+  int players() const { return players_; }
+  bool pass_when_stuck() const { return pass_; }
+  int turn_cap() const { return turn_cap_; }
+
+ private:
+  OptionValues options_;
+  int players_;
+  bool pass_;
+  int turn_cap_;
+};
+
+class BilobaState : public State {
+ public:
+  BilobaState(std::shared_ptr<const BilobaGame> game, const Position& pos);
+
+  const std::shared_ptr<const Game>& game() const override { return game_base_; }
+  std::unique_ptr<State> clone() const override;
+  int current_seat() const override {
+    return outcome_ == Outcome::kOngoing ? pos_.to_move : kTerminalSeat;
+  }
+  int ply() const override { return ply_; }
+  std::vector<Move> legal_moves() const override;
+  std::vector<Move> distinct_moves() const override;
+  void apply(const Move& move) override;
+  std::vector<double> returns() const override;
+  // "Result: Orange wins.", "Result: Draw." or "Result: none." (§8); "" before the end.
+  std::string result_text() const override;
+  std::string move_to_string(const Move& move) const override;
+  Move parse_move(std::string_view text) const override;
+  // Steps are the squares clicked, the minimal click sequence of §7.3 ("f3", "e4", "c4", "d4"
+  // for f3-e4/c4-d4); `x` without refills, `out`, `x+out` and `pass` have no steps.
+  StepChoices next_steps(const std::vector<std::string>& prefix) const override;
+  Move move_from_steps(const std::vector<std::string>& steps) const override;
+  std::vector<std::string> steps_of(const Move& move) const override;
+  std::string to_text(const std::vector<std::string>& seat_names = {}) const override;
+  std::string serialize() const override;
+  std::uint64_t hash() const override;
+  bool equals(const State& other) const override;
+
+  const Position& position() const { return pos_; }
+  Outcome outcome() const { return outcome_; }
+  // The winning seat when outcome() is kWin, else -1.
+  int winner_seat() const { return outcome_ == Outcome::kWin ? winner(pos_) : -1; }
+  // The turn of the seat to move, already past its forced captures / elimination test.
+  Turn start_turn() const { return Turn(pos_, game_->pass_when_stuck()); }
+
+ private:
+  void update_outcome();
+  // Runs the prefix of steps through a Turn; throws RuleError for a step that is not accepted.
+  Turn run_steps(const std::vector<std::string>& steps) const;
+
+  std::shared_ptr<const BilobaGame> game_;
+  std::shared_ptr<const Game> game_base_;
+  Position pos_;
+  int ply_ = 0;
+  Outcome outcome_ = Outcome::kOngoing;
+};
+
+}  // namespace plateau::biloba
