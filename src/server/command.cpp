@@ -38,7 +38,7 @@ constexpr std::array kWords = {
     VerbWord{"accept", Verb::kAccept},     VerbWord{"reject", Verb::kReject},
     VerbWord{"refuse", Verb::kReject},     VerbWord{"undo", Verb::kUndo},
     VerbWord{"show", Verb::kShow},         VerbWord{"chat", Verb::kChat},
-    VerbWord{"challenge", Verb::kChallenge},
+    VerbWord{"challenge", Verb::kChallenge}, VerbWord{"steps", Verb::kSteps},
 };
 
 std::optional<Verb> find_verb(std::string_view word) {
@@ -57,7 +57,7 @@ bool takes_game_word(Verb v) {
   switch (v) {
     case Verb::kChallenge: case Verb::kMove: case Verb::kQueue: case Verb::kResign:
     case Verb::kPropose: case Verb::kAccept: case Verb::kReject: case Verb::kUndo:
-    case Verb::kShow: case Verb::kChat: case Verb::kStandings: case Verb::kGames:
+    case Verb::kShow: case Verb::kChat: case Verb::kStandings: case Verb::kSteps: case Verb::kGames:
     case Verb::kTables: case Verb::kHelp: case Verb::kOpen: case Verb::kTable:
       return true;
     default:
@@ -349,6 +349,10 @@ std::optional<Command> parse_command(std::string_view line) {
       take_board(c);
       expect_args(c, 0, 0, std::string(verb_name(c.verb)) + " [BOARD]");
       break;
+    case Verb::kSteps:
+      take_board(c);
+      if (c.args.size() > 64) throw CommandError("too many steps");
+      break;
     case Verb::kSay: case Verb::kChat:
       break;
   }
@@ -389,6 +393,7 @@ const std::vector<std::pair<std::string, std::string>>& command_help() {
       {"accept | reject [BOARD]", "answer a draw or undo request"},
       {"show [BOARD[#n]]", "the board page (as it stood after ply n)"},
       {"chat [BOARD] TEXT", "add a comment to a board"},
+      {"steps [BOARD] [STEP ...]", "the legal next steps after STEPs (and the move they make)"},
   };
   return kHelp;
 }

@@ -27,6 +27,8 @@ enum class Verb {
   kOpen, kTable, kJoin, kLeave, kStart, kStartNoSave, kOption, kWatch, kSay, kReset, kInfo,
   // pbmserv-style game commands (a board number, or the current table)
   kChallenge, kMove, kQueue, kResign, kPropose, kAccept, kReject, kUndo, kShow, kChat,
+  // step input: the legal next steps after a prefix (DESIGN.md §2)
+  kSteps,
 };
 
 // Canonical word of a verb ("challenge", "join", ...).

@@ -696,6 +696,7 @@ void Table::on_command(Tx& tx, const Command& c) {
     case Verb::kAccept: return cmd_answer(tx, true);
     case Verb::kReject: return cmd_answer(tx, false);
     case Verb::kShow: return cmd_show(tx, c);
+    case Verb::kSteps: return cmd_steps(tx, c);
     default:
       throw CommandError(std::string(verb_name(c.verb)) + " is not a table command");
   }
@@ -1145,6 +1146,27 @@ void Table::cmd_show(Tx& tx, const Command& c) {
     return;
   }
   tx.reply(board_event("Summary"));
+}
+
+void Table::cmd_steps(Tx& tx, const Command& c) {
+  require_playing();
+  StepChoices choices;
+  std::string move;
+  try {
+    choices = state_->next_steps(c.args);
+    if (choices.complete) move = state_->move_to_string(state_->move_from_steps(c.args));
+  } catch (const RuleError& e) {
+    throw CommandError("bad steps '" + join(c.args, " ").substr(0, 80) + "': " + e.what());
+  }
+  std::string text = label() + ": after '" + join(c.args, " ") + "': " +
+                     (choices.next.empty() ? std::string("no further step")
+                                           : "next " + join(choices.next, " "));
+  if (choices.complete) text += "; complete: " + move;
+  json data = {{"game", game_name_}, {"board", number_}, {"ply", moves_.size()},
+               {"prefix", c.args}, {"next", choices.next}, {"complete", choices.complete},
+               {"text", text}};
+  if (choices.complete) data["move"] = move;
+  tx.reply(Event{"steps", std::move(data), {}});
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -153,6 +153,7 @@ class Table : public std::enable_shared_from_this<Table> {
   void cmd_request(Tx& tx, const std::string& kind);
   void cmd_answer(Tx& tx, bool accept);
   void cmd_show(Tx& tx, const Command& c);
+  void cmd_steps(Tx& tx, const Command& c);
 
   // Game flow.
   void play(Tx& tx, const Move& move, int seat, bool automatic);
