@@ -106,4 +106,65 @@ def test_table_join_start_to_the_end():
             server.kill()
 
 
-run_tests([test_challenge_to_the_end, test_table_join_start_to_the_end])
+def test_decline_draw_undo_queued_resign_and_clock():
+    server = Server(BINARY, extra=["--rate", "1000"]).start()
+    try:
+        alice = server.text("alice", "pw-alice", register=True)
+        bob = server.text("bob", "pw-bob", register=True)
+        # Resigning before both players have moved declines the challenge.
+        alice.send("bohnduell challenge alice bob")
+        alice.expect(r"^New BohnDuell Board 101$")
+        bob.send("resign 101")
+        for c in (alice, bob):
+            c.expect(r"^bohnduell 101: bob has disagreed to play\.$")
+        alice.send("move 101 S4")
+        alice.expect(r"^error: bohnduell 101 was declined$")
+        # Draw offers, undo requests and a queued resignation.
+        alice.send("bohnduell challenge alice bob")
+        alice.expect(r"^New BohnDuell Board 102$")
+        alice.send("move 102 S4")
+        alice.expect(r"^bohnduell 102: 1\. A alice S4$")
+        bob.send("move 102 S1")
+        bob.expect(r"^bohnduell 102: 2\. B bob S1$")
+        alice.send("propose 102")
+        bob.expect(r"^bohnduell 102: alice has proposed a draw; waiting for bob\.$")
+        alice.send("accept 102")
+        alice.expect(r"^error: you cannot answer your own request$")
+        bob.send("reject 102")
+        alice.expect(r"^bohnduell 102: bob rejects the draw offer\.$")
+        alice.send("undo 102")
+        bob.expect(r"^bohnduell 102: alice has asked to undo the last move; waiting for bob\.$")
+        bob.send("accept 102")
+        alice.expect(r"^bohnduell 102: the last move was taken back\.$")
+        alice.expect(r"^It is bob's turn\.$")
+        bob.send("move 102 S2#2")
+        bob.expect(r"^bohnduell 102: 2\. B bob S2$")
+        bob.send("resign 102")
+        bob.expect(r"^Your resignation at bohnduell 102 takes effect at your next turn")
+        alice.send("move 102 S4#3")
+        for c in (alice, bob):
+            c.expect(r"^Game won by alice\.$")
+        status, record = server.http_get("/records/bohnduell/102")
+        assert '[Result "1-0"]' in record and '[Termination "resign"]' in record, record
+        assert record_moves(record) == ["A:S4", "B:S2", "A:S4"], record
+        bob.send("show 102")
+        bob.expect(r"^  3 S4                 4 Resign$")
+        # A per-move clock: bob does not move within a second and loses on time.
+        alice.send("bohnduell challenge -clock=move:1 alice bob")
+        alice.expect(r"^New BohnDuell Board 103$")
+        alice.send("move 103 S4")
+        alice.expect(r"^bohnduell 103: 1\. A alice S4$")
+        for c in (alice, bob):
+            c.expect(r"^bohnduell 103: Game won by alice\. \(1-0, time\)$", timeout=5)
+        status, record = server.http_get("/records/bohnduell/103")
+        assert '[Termination "time"]' in record, record
+        bob.send("show 103")
+        bob.expect(r"^  1 S4                 2 Forfeit$")
+        assert server.stop() == 0
+    finally:
+        if server.alive():
+            server.kill()
+
+
+run_tests([test_challenge_to_the_end, test_table_join_start_to_the_end,
+           test_decline_draw_undo_queued_resign_and_clock])
