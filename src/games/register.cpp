@@ -5,6 +5,7 @@
 #include "core/registry.h"
 #include "games/biloba/biloba_game.h"
 #include "games/bohnduell/bohnduell_game.h"
+#include "games/phutball/phutball_game.h"
 
 namespace plateau {
 
@@ -24,6 +25,7 @@ void register_builtin_games() {
   std::call_once(once, [] {
     add<biloba::BilobaGame>(biloba::game_info);
     add<bohnduell::BohnDuellGame>(bohnduell::game_info);
+    add<phutball::PhutballGame>(phutball::game_info);
   });
 }
 

@@ -53,6 +53,17 @@ expected_biloba='   a b c d e f g h i
 Blue to move. Pawns: Orange 2, Blue 3.'
 check "biloba board from record" "$expected_biloba" "$("$plateau" board biloba --record "$tmp/b1.record")"
 check "biloba moves from record" "$(printf 'g1-f1\ng1-f2\ng1-g3')" "$("$plateau" moves biloba --record "$tmp/b1.record" | head -n 3)"
+# Phutball (specs/phutball.md): the start, the help-page sample (TV-05) and perft (TV-21).
+check "phutball placements at start" "284" "$("$plateau" moves phutball | wc -l | tr -d ' ')"
+printf '[Game "phutball"]\n1. H11 2. J12 3. H12 4. K11 5. H14\n' > "$tmp/p5.record"
+check "phutball jump moves (TV-05)" "$(printf 'H10-H13\nH10-H13-H15\nH10-H13-L10')" \
+  "$("$plateau" moves phutball --record "$tmp/p5.record" | grep -- -)"
+check "phutball board of the help sample" "$(sed -n '/^    A B C/,$p' "$data/phutball/help_sample_page.txt")" \
+  "$("$plateau" board phutball --record "$data/phutball/help_sample.record")"
+check "phutball perft" "$(printf '1 284\n2 80380')" "$("$plateau" perft phutball 2)"
+check "phutball(winningways) perft" "$(printf '1 284\n2 80380')" "$("$plateau" perft 'phutball(winningways)' 2)"
+check "phutball handicap board" "20  . . . . . . . . . . . . . . .  20" \
+  "$("$plateau" board 'phutball(handicap=0.5)' | sed -n 3p)"
 
 # Bad input: exit status 2 and one line on stderr.
 bad() {  # bad NAME EXPECTED_MESSAGE ARGS...
@@ -62,13 +73,16 @@ bad() {  # bad NAME EXPECTED_MESSAGE ARGS...
   check "$name: status" "2" "$status"
   check "$name: message" "$msg" "$out"
 }
-bad "unknown game" "plateau: unknown game 'chess'; games are: biloba, bohnduell" moves chess
+bad "unknown game" "plateau: unknown game 'chess'; games are: biloba, bohnduell, phutball" moves chess
 bad "bad option" "plateau: bad value '0' for option supply: expected an integer 1..63" moves 'bohnduell(supply=0)'
 bad "missing record" "plateau: cannot read record file '$tmp/none'" board bohnduell --record "$tmp/none"
 printf '[Game "bohnduell"]\nA:S4 B:H2\n' > "$tmp/bad.record"
 bad "illegal move in record" "plateau: line 2: move 2 (H2) is illegal: H2 is not legal: bowl B2 holds 0 balls, a harvest needs exactly 2" moves bohnduell --record "$tmp/bad.record"
 printf '[Game "biloba"]\nO:e7-e5\n' > "$tmp/b2.record"
 bad "illegal biloba move" "plateau: line 2: move 1 (e7-e5) is illegal: e7-e5 is not legal: a pawn never stops on the centre e5; a centre walk is written like d6-e5-f5" moves biloba --record "$tmp/b2.record"
+printf '[Game "phutball"]\n1. H11 2. H10-H12 3. H12\n' > "$tmp/pbad.record"
+bad "illegal phutball move" "plateau: line 2: move 3 (H12) is illegal: point occupied: H12 holds the ball" moves phutball --record "$tmp/pbad.record"
+bad "bad phutball handicap" "plateau: bad value '9' for option handicap: expected a multiple of 0.5 from -8.5 to 8.5" board 'phutball(handicap=9)'
 bad "perft depth" "plateau: DEPTH: Value 0 not in range 1 to 64 (try --help)" perft bohnduell 0
 bad "no subcommand" "plateau: A subcommand is required (try --help)"
 bad "bad seats" "plateau: --seats needs 2 entries for bohnduell, got 1" play bohnduell --seats human

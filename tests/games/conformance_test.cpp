@@ -39,6 +39,14 @@ std::vector<Case> cases() {
       {"bohnduell(supply=9,short_supply=partial,steal_scope=any,steal_on_harvest=yes,"
        "sower_to_store=yes,opposite=same,leftovers=owner,extra_turn=yes)",
        1000, 0},
+      // Phutball random games are long and loopy: cap the plies (the seed's games stay below a
+      // few thousand jump paths per position; ply_cap=40 ends its games as ties).
+      {"phutball", 5, 100},
+      {"phutball(winningways)", 3, 100},
+      {"phutball(handicap=0.5)", 3, 100},
+      {"phutball(handicap=-2,repetition=superko,ply_cap=40)", 4, 0},
+      {"phutball(handicap=8.5,own_goal=illegal,corner_exit=on,lenient_path=on)", 2, 100},
+      {"phutball(handicap=-8,repetition=draw_on_threefold)", 4, 100},
   };
 }
 
