@@ -146,8 +146,8 @@ TEST_F(StoreTest, ConcurrentBatchesShareCommits) {
   store.flush();
   const StoreStats after = store.stats();
   EXPECT_EQ(after.batches - before.batches, static_cast<std::uint64_t>(kMoves));
-  // One commit for the first batch, one for the 199 that waited behind it.
-  EXPECT_EQ(after.commits - before.commits, 2u);
+  // At most one commit for the first batch and one for the 199 that waited behind it.
+  EXPECT_LE(after.commits - before.commits, 2u);
   EXPECT_EQ(store.load().moves[1].size(), static_cast<std::size_t>(kMoves));
 }
 
