@@ -248,15 +248,19 @@ void Store::write_group(std::vector<Pending>& group) {
       commit_error = std::current_exception();
     }
   }
+  {
+    std::lock_guard lock(mutex_);
+    stats_.batches += group.size();
+    if (!commit_error) ++stats_.commits;
+  }
   for (std::size_t i = 0; i < group.size(); ++i) {
     std::exception_ptr e = commit_error ? commit_error : errors[i];
     if (group[i].done) group[i].done(e);
   }
   {
+    // flush() returns only after the callbacks of everything it waited for have run.
     std::lock_guard lock(mutex_);
     written_ += group.size();
-    stats_.batches += group.size();
-    if (!commit_error) ++stats_.commits;
   }
   drained_.notify_all();
 }
