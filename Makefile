@@ -1,5 +1,5 @@
 # Plateau's entry points (see README.md). Each target installs what is missing first.
-#   make run    install, build (release), start the server  [until the server lands: the CLI]
+#   make run    install, build (release), start the server (plateau serve; data in ./data)
 #   make test   install, build (release + asan), run every test with ctest
 #   make bench  install, build (release), run the benchmarks
 PRESET ?= release
@@ -21,7 +21,7 @@ build-asan: deps
 	cmake --build --preset asan -j $(JOBS)
 
 run: build
-	./build/$(PRESET)/plateau play bohnduell --seats human,random
+	./build/$(PRESET)/plateau serve --data-dir ./data
 
 test: test-release test-asan
 
