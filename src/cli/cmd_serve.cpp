@@ -22,6 +22,9 @@ void add_serve_command(CLI::App& app) {
   auto opt = std::make_shared<ServeOptions>();
   auto* cmd = app.add_subcommand("serve", "Run the game server (text, HTTP and WebSocket)");
   cmd->add_option("--data-dir", opt->data_dir, "Directory of plateau.db")->capture_default_str();
+  cmd->add_option("--web-dir", opt->server.web_dir,
+                  "Built browser client served at / (make builds web/dist)")
+      ->capture_default_str();
   cmd->add_option("--bind", opt->server.bind, "Address to listen on")->capture_default_str();
   cmd->add_option("--http-port", opt->server.http_port, "HTTP and WebSocket (/ws) port")
       ->capture_default_str();

@@ -8,6 +8,7 @@
 #include "core/registry.h"
 #include "core/text.h"
 #include "server/lobby.h"
+#include "server/static_files.h"
 #include "server/ws_session.h"
 
 namespace plateau::server {
@@ -16,8 +17,12 @@ namespace beast = boost::beast;
 namespace http = beast::http;
 
 HttpSession::HttpSession(Lobby& lobby, boost::asio::ip::tcp::socket socket, SessionLimits limits,
-                         const std::atomic<bool>& ready)
-    : lobby_(lobby), stream_(std::move(socket)), limits_(limits), ready_(ready) {}
+                         const std::atomic<bool>& ready, std::filesystem::path web_dir)
+    : lobby_(lobby),
+      stream_(std::move(socket)),
+      limits_(limits),
+      ready_(ready),
+      web_dir_(std::move(web_dir)) {}
 
 void HttpSession::start() {
   boost::asio::dispatch(stream_.get_executor(),
@@ -134,6 +139,10 @@ void HttpSession::on_read(beast::error_code ec) {
       }
     }
     respond(make(http::status::not_found, "no such record\n"));
+    return;
+  }
+  if (auto file = find_static_file(web_dir_, target)) {
+    respond(make(http::status::ok, std::move(file->body), file->content_type));
     return;
   }
   if (target == "/") {

@@ -4,6 +4,7 @@
 // and the WebSocket upgrade on /ws. Requests are limited to 64 KiB; idle connections close
 // after 30 s.
 #include <atomic>
+#include <filesystem>
 #include "server/asio.h"
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -17,8 +18,9 @@ class Lobby;
 
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
+  // `web_dir` holds the browser client's built files (served for any other GET).
   HttpSession(Lobby& lobby, boost::asio::ip::tcp::socket socket, SessionLimits limits,
-              const std::atomic<bool>& ready);
+              const std::atomic<bool>& ready, std::filesystem::path web_dir);
   void start();
 
  private:
@@ -36,6 +38,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   std::unique_ptr<boost::beast::http::request_parser<boost::beast::http::string_body>> parser_;
   SessionLimits limits_;
   const std::atomic<bool>& ready_;
+  std::filesystem::path web_dir_;
 };
 
 }  // namespace plateau::server

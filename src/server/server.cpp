@@ -91,7 +91,8 @@ int run_server(const ServerOptions& options) {
     listeners.push_back(std::make_shared<Listener>(
         io, tcp::endpoint(address, options.http_port), "http",
         [&lobby, &options, &ready](tcp::socket socket) {
-          std::make_shared<HttpSession>(lobby, std::move(socket), options.limits, ready)->start();
+          std::make_shared<HttpSession>(lobby, std::move(socket), options.limits, ready,
+                                        options.web_dir)->start();
         }));
   } catch (const boost::system::system_error& e) {
     throw std::runtime_error(std::string("cannot listen: ") + e.what());

@@ -12,6 +12,7 @@ namespace plateau::server {
 
 struct ServerOptions {
   std::filesystem::path data_dir = "data";  // holds plateau.db
+  std::filesystem::path web_dir = "web/dist";  // the built browser client, served at "/"
   std::string bind = "0.0.0.0";
   std::uint16_t http_port = 8080;
   std::uint16_t text_port = 8023;
