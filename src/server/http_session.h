@@ -4,11 +4,11 @@
 // and the WebSocket upgrade on /ws. Requests are limited to 64 KiB; idle connections close
 // after 30 s.
 #include <atomic>
-#include "server/asio.h"
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <memory>
 
+#include "server/asio.h"
 #include "server/session.h"
 
 namespace plateau::server {
