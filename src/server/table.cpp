@@ -1264,7 +1264,8 @@ void Table::after_move(Tx& tx) {
   }
 }
 
-void Table::resign_seat(Tx& tx, int table_seat, const std::string& entry) {
+void Table::resign_seat(Tx& tx, int table_seat, const std::string& entry,
+                        const std::string& reason) {
   const int n = game_->num_seats();
   const int g = game_seat_of_table_seat(table_seat);
   if (!everyone_moved() && entry == "Resign") {
@@ -1289,7 +1290,7 @@ void Table::resign_seat(Tx& tx, int table_seat, const std::string& entry) {
   extra_entries_.push_back({entry, g, false});
   std::vector<double> returns(static_cast<std::size_t>(n), n > 1 ? 1.0 / (n - 1) : 0.0);
   returns[static_cast<std::size_t>(g)] = 0.0;
-  end_game(tx, returns, entry == "Forfeit" ? "time" : "resign");
+  end_game(tx, returns, !reason.empty() ? reason : entry == "Forfeit" ? "time" : "resign");
 }
 
 void Table::end_game(Tx& tx, std::vector<double> returns, const std::string& reason) {
@@ -1386,39 +1387,63 @@ void Table::maybe_think() {
   if (thinking_ || status_ != TableStatus::kPlaying) return;
   const int ts = seat_to_move();
   if (ts < 0 || seats_[static_cast<std::size_t>(ts)].kind != "cpu") return;
+  const int ply = static_cast<int>(moves_.size());
   auto& bot = bots_[static_cast<std::size_t>(ts)];
   if (!bot) {
+    // Levels have fixed budgets; the cap keeps a bot within the table's clock (and a server
+    // from thinking for ever without one).
+    BotOptions options;
+    options.seed = static_cast<std::uint64_t>(id_) * 1000003u + static_cast<std::uint64_t>(ts);
+    options.movetime_ms = 10000;
+    if (clock_.mode == ClockSettings::Mode::kPerMove) {
+      options.movetime_ms = std::min<std::int64_t>(options.movetime_ms, clock_.base_ms / 2);
+    } else if (clock_.mode == ClockSettings::Mode::kFischer) {
+      options.movetime_ms = std::min<std::int64_t>(options.movetime_ms,
+                                                   clock_.base_ms / 40 + clock_.increment_ms / 2);
+    }
+    options.movetime_ms = std::max<std::int64_t>(options.movetime_ms, 50);
     try {
-      bot = make_bot(seats_[static_cast<std::size_t>(ts)].name,
-                     static_cast<std::uint64_t>(id_) * 1000003u + static_cast<std::uint64_t>(ts));
+      bot = make_bot(seats_[static_cast<std::size_t>(ts)].name, options);
     } catch (const std::exception& e) {
-      spdlog::error("table {}: cannot make bot {}: {}", label(), seats_[ts].name, e.what());
+      const std::string why = e.what();
+      post(
+          Caller{},
+          [self = shared_from_this(), ply, why](Tx& tx) { self->cpu_failed(tx, ply, why); },
+          nullptr);
+      thinking_ = true;
       return;
     }
   }
   thinking_ = true;
   std::shared_ptr<State> position = state_->clone();
-  const int ply = static_cast<int>(moves_.size());
   boost::asio::post(lobby_.workers(), [self = shared_from_this(), bot, position, ply] {
     auto move = std::make_shared<Move>();
-    bool ok = false;
+    std::string error;
     try {
       *move = bot->choose_move(*position);
-      ok = true;
     } catch (const std::exception& e) {
-      spdlog::error("table {}: bot failed: {}", self->label(), e.what());
+      error = e.what();
     }
     self->post(
         Caller{},
-        [self, ply, move, ok](Tx& tx) {
-          if (!ok) {
-            self->thinking_ = false;
-            return;
-          }
+        [self, ply, move, error](Tx& tx) {
+          if (!error.empty()) return self->cpu_failed(tx, ply, error);
           self->on_cpu_move(tx, ply, *move);
         },
         nullptr);
   });
+}
+
+void Table::cpu_failed(Tx& tx, int ply, const std::string& why) {
+  thinking_ = false;
+  if (status_ != TableStatus::kPlaying || static_cast<int>(moves_.size()) != ply) return;
+  const int ts = seat_to_move();
+  if (ts < 0 || seats_[static_cast<std::size_t>(ts)].kind != "cpu") return;
+  // A computer player that cannot play this game (e.g. a level the game does not support)
+  // must not stall the table: it forfeits.
+  spdlog::error("table {}: {} cannot move: {}", label(), owner_name(ts), why);
+  tx.all(error_event(owner_name(ts) + " cannot play here (" + why + ") and forfeits"));
+  resign_seat(tx, ts, "Forfeit", "cpu failure");
 }
 
 }  // namespace plateau::server

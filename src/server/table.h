@@ -158,7 +158,10 @@ class Table : public std::enable_shared_from_this<Table> {
   // Game flow.
   void play(Tx& tx, const Move& move, int seat, bool automatic);
   void after_move(Tx& tx);
-  void resign_seat(Tx& tx, int table_seat, const std::string& entry);
+  // Ends the game with `table_seat` losing ("Resign" or "Forfeit" in the move table); a
+  // resignation before every seat has moved declines the challenge instead.
+  void resign_seat(Tx& tx, int table_seat, const std::string& entry,
+                   const std::string& reason = "");
   void end_game(Tx& tx, std::vector<double> returns, const std::string& reason);
   void undo_last(Tx& tx);
   void rebuild_state();
@@ -166,6 +169,7 @@ class Table : public std::enable_shared_from_this<Table> {
   void on_clock(Tx& tx);
   void arm_clock();
   void maybe_think();
+  void cpu_failed(Tx& tx, int ply, const std::string& why);
 
   // Queries.
   int table_seat_of(const std::string& user) const;  // -1 if not seated
