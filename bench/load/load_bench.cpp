@@ -14,6 +14,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include "server/asio.h"
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -26,12 +27,9 @@
 #include <utility>
 #include <vector>
 
-#include <utility>
-#include <boost/asio.hpp>
-
 #include "core/registry.h"
-#include "core/text.h"
 #include "core/state.h"
+#include "core/text.h"
 #include "games/register.h"
 
 namespace {
@@ -120,7 +118,8 @@ struct Bench {
   void logged(Conn&) {
     if (++logged_in < opt.connections) return;
     std::cout << "all " << opt.connections << " connections logged in; starting " << opt.games
-              << " games\n" << std::flush;
+              << " games\n"
+              << std::flush;
     start = Clock::now();
     measuring = true;
     for (std::size_t g = 0; g < games.size(); ++g) challenge(static_cast<int>(g));
@@ -204,11 +203,12 @@ struct Bench {
     if (mover != c.index) return;
     if (move != pg.expected_move) {
       ++errors;
-      std::cerr << "board " << board << ": acknowledged " << move << ", sent "
-                << pg.expected_move << "\n";
+      std::cerr << "board " << board << ": acknowledged " << move << ", sent " << pg.expected_move
+                << "\n";
     }
     pg.pending = false;
-    latencies_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - pg.sent).count());
+    latencies_ms.push_back(
+        std::chrono::duration<double, std::milli>(Clock::now() - pg.sent).count());
     ++moves;
     acked[board].push_back(move);
     pg.state->apply(pg.state->parse_move(move));
@@ -319,8 +319,8 @@ int run(const Options& opt) {
     std::cerr << "need at least 2 connections per game\n";
     return 2;
   }
-  const auto dir = std::filesystem::temp_directory_path() /
-                   ("plateau-load-" + std::to_string(::getpid()));
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("plateau-load-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::uint16_t text_port = free_port();
@@ -398,8 +398,8 @@ int run(const Options& opt) {
       duplicated += static_cast<long>(got.size() > moves.size() ? got.size() - moves.size() : 0);
     }
   }
-  std::cout << "connections " << opt.connections << ", games " << opt.games << " ("
-            << opt.game << "), offered "
+  std::cout << "connections " << opt.connections << ", games " << opt.games << " (" << opt.game
+            << "), offered "
             << (opt.rate > 0 ? std::to_string(static_cast<long>(opt.rate)) + " moves/s"
                              : std::string("as fast as possible"))
             << ", " << secs << " s measured ("

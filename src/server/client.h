@@ -22,7 +22,7 @@ class Client : public std::enable_shared_from_this<Client> {
 
   // Identity and position; read and written only while the lobby handles this client's command
   // (the client's commands run one at a time), never from a table's strand.
-  std::string user;   // "" until login
+  std::string user;  // "" until login
   bool guest = false;
   std::weak_ptr<Table> current;  // the table of /join, /say, ... without a board number
 };

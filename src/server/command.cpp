@@ -17,28 +17,50 @@ struct VerbWord {
 
 // Every accepted spelling, including pbmserv's aliases and typos (specs/phutball.md §10).
 constexpr std::array kWords = {
-    VerbWord{"register", Verb::kRegister}, VerbWord{"signup", Verb::kRegister},
-    VerbWord{"login", Verb::kLogin},       VerbWord{"guest", Verb::kGuest},
-    VerbWord{"logout", Verb::kLogout},     VerbWord{"quit", Verb::kQuit},
-    VerbWord{"exit", Verb::kQuit},         VerbWord{"who", Verb::kWho},
-    VerbWord{"games", Verb::kGames},       VerbWord{"help", Verb::kHelp},
-    VerbWord{"tables", Verb::kTables},     VerbWord{"standings", Verb::kStandings},
-    VerbWord{"ratings", Verb::kStandings}, VerbWord{"ping", Verb::kPing},
-    VerbWord{"open", Verb::kOpen},         VerbWord{"table", Verb::kTable},
-    VerbWord{"join", Verb::kJoin},         VerbWord{"leave", Verb::kLeave},
-    VerbWord{"start", Verb::kStart},       VerbWord{"startnosave", Verb::kStartNoSave},
-    VerbWord{"option", Verb::kOption},     VerbWord{"watch", Verb::kWatch},
-    VerbWord{"say", Verb::kSay},           VerbWord{"reset", Verb::kReset},
-    VerbWord{"info", Verb::kInfo},         VerbWord{"spielinfo", Verb::kInfo},
-    VerbWord{"move", Verb::kMove},         VerbWord{"board", Verb::kMove},
-    VerbWord{"mvoe", Verb::kMove},         VerbWord{"queue", Verb::kQueue},
-    VerbWord{"qmove", Verb::kQueue},       VerbWord{"qboard", Verb::kQueue},
-    VerbWord{"moveq", Verb::kQueue},       VerbWord{"boardq", Verb::kQueue},
-    VerbWord{"resign", Verb::kResign},     VerbWord{"propose", Verb::kPropose},
-    VerbWord{"accept", Verb::kAccept},     VerbWord{"reject", Verb::kReject},
-    VerbWord{"refuse", Verb::kReject},     VerbWord{"undo", Verb::kUndo},
-    VerbWord{"show", Verb::kShow},         VerbWord{"chat", Verb::kChat},
-    VerbWord{"challenge", Verb::kChallenge}, VerbWord{"steps", Verb::kSteps},
+    VerbWord{"register", Verb::kRegister},
+    VerbWord{"signup", Verb::kRegister},
+    VerbWord{"login", Verb::kLogin},
+    VerbWord{"guest", Verb::kGuest},
+    VerbWord{"logout", Verb::kLogout},
+    VerbWord{"quit", Verb::kQuit},
+    VerbWord{"exit", Verb::kQuit},
+    VerbWord{"who", Verb::kWho},
+    VerbWord{"games", Verb::kGames},
+    VerbWord{"help", Verb::kHelp},
+    VerbWord{"tables", Verb::kTables},
+    VerbWord{"standings", Verb::kStandings},
+    VerbWord{"ratings", Verb::kStandings},
+    VerbWord{"ping", Verb::kPing},
+    VerbWord{"open", Verb::kOpen},
+    VerbWord{"table", Verb::kTable},
+    VerbWord{"join", Verb::kJoin},
+    VerbWord{"leave", Verb::kLeave},
+    VerbWord{"start", Verb::kStart},
+    VerbWord{"startnosave", Verb::kStartNoSave},
+    VerbWord{"option", Verb::kOption},
+    VerbWord{"watch", Verb::kWatch},
+    VerbWord{"say", Verb::kSay},
+    VerbWord{"reset", Verb::kReset},
+    VerbWord{"info", Verb::kInfo},
+    VerbWord{"spielinfo", Verb::kInfo},
+    VerbWord{"move", Verb::kMove},
+    VerbWord{"board", Verb::kMove},
+    VerbWord{"mvoe", Verb::kMove},
+    VerbWord{"queue", Verb::kQueue},
+    VerbWord{"qmove", Verb::kQueue},
+    VerbWord{"qboard", Verb::kQueue},
+    VerbWord{"moveq", Verb::kQueue},
+    VerbWord{"boardq", Verb::kQueue},
+    VerbWord{"resign", Verb::kResign},
+    VerbWord{"propose", Verb::kPropose},
+    VerbWord{"accept", Verb::kAccept},
+    VerbWord{"reject", Verb::kReject},
+    VerbWord{"refuse", Verb::kReject},
+    VerbWord{"undo", Verb::kUndo},
+    VerbWord{"show", Verb::kShow},
+    VerbWord{"chat", Verb::kChat},
+    VerbWord{"challenge", Verb::kChallenge},
+    VerbWord{"steps", Verb::kSteps},
 };
 
 std::optional<Verb> find_verb(std::string_view word) {
@@ -55,10 +77,23 @@ std::optional<Verb> find_verb(std::string_view word) {
 // Verbs that may follow a game word ("phutball move 101 H11").
 bool takes_game_word(Verb v) {
   switch (v) {
-    case Verb::kChallenge: case Verb::kMove: case Verb::kQueue: case Verb::kResign:
-    case Verb::kPropose: case Verb::kAccept: case Verb::kReject: case Verb::kUndo:
-    case Verb::kShow: case Verb::kChat: case Verb::kStandings: case Verb::kSteps: case Verb::kGames:
-    case Verb::kTables: case Verb::kHelp: case Verb::kOpen: case Verb::kTable:
+    case Verb::kChallenge:
+    case Verb::kMove:
+    case Verb::kQueue:
+    case Verb::kResign:
+    case Verb::kPropose:
+    case Verb::kAccept:
+    case Verb::kReject:
+    case Verb::kUndo:
+    case Verb::kShow:
+    case Verb::kChat:
+    case Verb::kStandings:
+    case Verb::kSteps:
+    case Verb::kGames:
+    case Verb::kTables:
+    case Verb::kHelp:
+    case Verb::kOpen:
+    case Verb::kTable:
       return true;
     default:
       return false;
@@ -103,8 +138,7 @@ std::optional<int> parse_number(std::string_view s) {
 int require_number(std::string_view s, std::string_view what) {
   auto n = parse_number(s);
   if (!n) {
-    throw CommandError("bad " + std::string(what) + " '" + std::string(s) +
-                       "': expected a number");
+    throw CommandError("bad " + std::string(what) + " '" + std::string(s) + "': expected a number");
   }
   return *n;
 }
@@ -239,11 +273,18 @@ std::optional<Command> parse_command(std::string_view line) {
     case Verb::kLogin:
       expect_args(c, 2, 2, "login NAME PASSWORD");
       break;
-    case Verb::kGuest: case Verb::kLogout: case Verb::kQuit: case Verb::kWho: case Verb::kPing:
-    case Verb::kStart: case Verb::kStartNoSave: case Verb::kReset:
+    case Verb::kGuest:
+    case Verb::kLogout:
+    case Verb::kQuit:
+    case Verb::kWho:
+    case Verb::kPing:
+    case Verb::kStart:
+    case Verb::kStartNoSave:
+    case Verb::kReset:
       expect_args(c, 0, 0, std::string(verb_name(c.verb)));
       break;
-    case Verb::kGames: case Verb::kTables:
+    case Verb::kGames:
+    case Verb::kTables:
       expect_args(c, 0, 1, std::string(verb_name(c.verb)) + " [GAME]");
       if (!c.args.empty()) {
         c.game = to_lower(c.args[0]);
@@ -288,7 +329,9 @@ std::optional<Command> parse_command(std::string_view line) {
     case Verb::kJoin:
       expect_args(c, 0, 2, "/join [SEAT] or /join cpu:LEVEL SEAT");
       break;
-    case Verb::kLeave: case Verb::kWatch: case Verb::kInfo:
+    case Verb::kLeave:
+    case Verb::kWatch:
+    case Verb::kInfo:
       take_board(c);
       expect_args(c, 0, 0, std::string("/") + std::string(verb_name(c.verb)) + " [BOARD]");
       break;
@@ -320,7 +363,8 @@ std::optional<Command> parse_command(std::string_view line) {
         if (a.size() > 40) throw CommandError("user name too long");
       }
       break;
-    case Verb::kMove: case Verb::kQueue: {
+    case Verb::kMove:
+    case Verb::kQueue: {
       take_board(c);
       std::string usage = std::string(verb_name(c.verb)) + " [BOARD] MOVE[#n]";
       expect_args(c, 1, 1, usage);
@@ -344,8 +388,12 @@ std::optional<Command> parse_command(std::string_view line) {
       }
       break;
     }
-    case Verb::kResign: case Verb::kPropose: case Verb::kAccept: case Verb::kReject:
-    case Verb::kUndo: case Verb::kShow:
+    case Verb::kResign:
+    case Verb::kPropose:
+    case Verb::kAccept:
+    case Verb::kReject:
+    case Verb::kUndo:
+    case Verb::kShow:
       take_board(c);
       expect_args(c, 0, 0, std::string(verb_name(c.verb)) + " [BOARD]");
       break;
@@ -353,7 +401,8 @@ std::optional<Command> parse_command(std::string_view line) {
       take_board(c);
       if (c.args.size() > 64) throw CommandError("too many steps");
       break;
-    case Verb::kSay: case Verb::kChat:
+    case Verb::kSay:
+    case Verb::kChat:
       break;
   }
   if (c.verb != Verb::kChallenge && c.verb != Verb::kOption && c.verb != Verb::kOpen &&

@@ -22,11 +22,40 @@ class CommandError : public std::runtime_error {
 
 enum class Verb {
   // accounts and general
-  kRegister, kLogin, kGuest, kLogout, kQuit, kWho, kGames, kHelp, kTables, kStandings, kPing,
+  kRegister,
+  kLogin,
+  kGuest,
+  kLogout,
+  kQuit,
+  kWho,
+  kGames,
+  kHelp,
+  kTables,
+  kStandings,
+  kPing,
   // tables (BSW style, acting on the current table unless a board number is given)
-  kOpen, kTable, kJoin, kLeave, kStart, kStartNoSave, kOption, kWatch, kSay, kReset, kInfo,
+  kOpen,
+  kTable,
+  kJoin,
+  kLeave,
+  kStart,
+  kStartNoSave,
+  kOption,
+  kWatch,
+  kSay,
+  kReset,
+  kInfo,
   // pbmserv-style game commands (a board number, or the current table)
-  kChallenge, kMove, kQueue, kResign, kPropose, kAccept, kReject, kUndo, kShow, kChat,
+  kChallenge,
+  kMove,
+  kQueue,
+  kResign,
+  kPropose,
+  kAccept,
+  kReject,
+  kUndo,
+  kShow,
+  kChat,
   // step input: the legal next steps after a prefix (DESIGN.md §2)
   kSteps,
 };
@@ -36,13 +65,13 @@ std::string_view verb_name(Verb verb);
 
 struct Command {
   Verb verb = Verb::kPing;
-  std::string game;                  // lower-case game word before a pbmserv verb, or ""
-  std::optional<int> board;          // board/table number when given
-  std::optional<int> ply_check;      // the n of MOVE#n or BOARD#n
-  std::vector<std::string> args;     // remaining positional words, as typed
+  std::string game;               // lower-case game word before a pbmserv verb, or ""
+  std::optional<int> board;       // board/table number when given
+  std::optional<int> ply_check;   // the n of MOVE#n or BOARD#n
+  std::vector<std::string> args;  // remaining positional words, as typed
   std::vector<std::pair<std::string, std::string>> params;  // -name=value (and /option pairs)
-  std::vector<std::string> flags;    // --name
-  std::string text;                  // free text of say/chat (rest of the line, verbatim)
+  std::vector<std::string> flags;                           // --name
+  std::string text;  // free text of say/chat (rest of the line, verbatim)
 };
 
 // Parses one line (without its line end). Returns nullopt for a blank line. Throws CommandError

@@ -30,7 +30,8 @@ std::string ClockSettings::to_string() const {
     case Mode::kPerMove:
       return "move:" + std::to_string(base_ms / 1000);
     case Mode::kFischer:
-      return "fischer:" + std::to_string(base_ms / 1000) + "+" + std::to_string(increment_ms / 1000);
+      return "fischer:" + std::to_string(base_ms / 1000) + "+" +
+             std::to_string(increment_ms / 1000);
   }
   return "none";
 }

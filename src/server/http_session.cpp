@@ -25,8 +25,7 @@ HttpSession::HttpSession(Lobby& lobby, boost::asio::ip::tcp::socket socket, Sess
       web_dir_(std::move(web_dir)) {}
 
 void HttpSession::start() {
-  boost::asio::dispatch(stream_.get_executor(),
-                        [self = shared_from_this()] { self->read(); });
+  boost::asio::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read(); });
 }
 
 void HttpSession::read() {
@@ -34,10 +33,9 @@ void HttpSession::read() {
   parser_->body_limit(64 * 1024);
   parser_->header_limit(16 * 1024);
   stream_.expires_after(std::chrono::seconds(30));
-  http::async_read(stream_, buffer_, *parser_,
-                   [self = shared_from_this()](beast::error_code ec, std::size_t) {
-                     self->on_read(ec);
-                   });
+  http::async_read(
+      stream_, buffer_, *parser_,
+      [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
 }
 
 HttpSession::Response HttpSession::make(http::status status, std::string body,
@@ -100,7 +98,9 @@ void HttpSession::on_read(beast::error_code ec) {
   if (target == "/api/games") {
     nlohmann::json j = nlohmann::json::array();
     for (const GameInfo* g : registered_games()) {
-      j.push_back({{"name", g->name}, {"title", g->title}, {"min_seats", g->min_seats},
+      j.push_back({{"name", g->name},
+                   {"title", g->title},
+                   {"min_seats", g->min_seats},
                    {"max_seats", g->max_seats}});
     }
     respond(make(http::status::ok, j.dump() + "\n", "application/json"));
@@ -112,8 +112,12 @@ void HttpSession::on_read(beast::error_code ec) {
       if (s.invisible) continue;
       nlohmann::json seats = nlohmann::json::array();
       for (const auto& o : s.seats) seats.push_back({{"kind", o.kind}, {"name", o.name}});
-      j.push_back({{"game", s.game}, {"board", s.number}, {"status", status_name(s.status)},
-                   {"ply", s.ply}, {"seats", seats}, {"options", s.options}});
+      j.push_back({{"game", s.game},
+                   {"board", s.number},
+                   {"status", status_name(s.status)},
+                   {"ply", s.ply},
+                   {"seats", seats},
+                   {"options", s.options}});
     }
     respond(make(http::status::ok, j.dump() + "\n", "application/json"));
     return;
@@ -157,16 +161,16 @@ void HttpSession::on_read(beast::error_code ec) {
 void HttpSession::respond(Response response) {
   auto res = std::make_shared<Response>(std::move(response));
   const bool keep = res->keep_alive();
-  http::async_write(stream_, *res, [self = shared_from_this(), res, keep](beast::error_code ec,
-                                                                           std::size_t) {
-    if (ec) return;
-    if (!keep) {
-      beast::error_code ignored;
-      self->stream_.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
-      return;
-    }
-    self->read();
-  });
+  http::async_write(
+      stream_, *res, [self = shared_from_this(), res, keep](beast::error_code ec, std::size_t) {
+        if (ec) return;
+        if (!keep) {
+          beast::error_code ignored;
+          self->stream_.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
+          return;
+        }
+        self->read();
+      });
 }
 
 }  // namespace plateau::server

@@ -4,12 +4,12 @@
 // and the WebSocket upgrade on /ws. Requests are limited to 64 KiB; idle connections close
 // after 30 s.
 #include <atomic>
-#include <filesystem>
-#include "server/asio.h"
 #include <boost/beast/core.hpp>
+#include <filesystem>
 #include <boost/beast/http.hpp>
 #include <memory>
 
+#include "server/asio.h"
 #include "server/session.h"
 
 namespace plateau::server {

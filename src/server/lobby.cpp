@@ -35,8 +35,8 @@ bool reserved_name(const std::string& lower) {
 }
 
 Event list_event(const std::string& what, json items, std::vector<std::string> lines) {
-  return Event{"list", {{"what", what}, {"items", std::move(items)}, {"lines", std::move(lines)}},
-               {}};
+  return Event{
+      "list", {{"what", what}, {"items", std::move(items)}, {"lines", std::move(lines)}}, {}};
 }
 
 }  // namespace
@@ -71,8 +71,9 @@ void Lobby::restore() {
     for (const auto& row : snap.tables) {
       auto mit = snap.moves.find(row.id);
       auto cit = snap.chat.find(row.id);
-      auto table = std::make_shared<Table>(*this, row, mit == snap.moves.end() ? kNoMoves : mit->second,
-                                           cit == snap.chat.end() ? kNoChat : cit->second);
+      auto table =
+          std::make_shared<Table>(*this, row, mit == snap.moves.end() ? kNoMoves : mit->second,
+                                  cit == snap.chat.end() ? kNoChat : cit->second);
       tables_[{row.game, row.number}] = table;
       next_number_[row.game] = std::max(next_number_[row.game], row.number + 1);
       next_table_id_ = std::max(next_table_id_, row.id + 1);
@@ -235,31 +236,44 @@ void Lobby::dispatch(Ctx& ctx, Command& c) {
       known = known || g->name == c.game;
     }
     if (!known) {
-      throw CommandError("unknown game '" + c.game.substr(0, 30) + "'; games are: " +
-                         join(names, ", "));
+      throw CommandError("unknown game '" + c.game.substr(0, 30) +
+                         "'; games are: " + join(names, ", "));
     }
   }
   switch (c.verb) {
-    case Verb::kRegister: return cmd_register(ctx, c);
-    case Verb::kLogin: return cmd_login(ctx, c);
-    case Verb::kGuest: return cmd_guest(ctx);
-    case Verb::kLogout: return cmd_logout(ctx);
+    case Verb::kRegister:
+      return cmd_register(ctx, c);
+    case Verb::kLogin:
+      return cmd_login(ctx, c);
+    case Verb::kGuest:
+      return cmd_guest(ctx);
+    case Verb::kLogout:
+      return cmd_logout(ctx);
     case Verb::kQuit:
       ctx.reply(Event{"bye", {{"text", "Goodbye."}}, {}});
       ctx.client->close();
       return;
-    case Verb::kPing: return ctx.reply(ok_event("pong"));
-    case Verb::kWho: return cmd_who(ctx);
+    case Verb::kPing:
+      return ctx.reply(ok_event("pong"));
+    case Verb::kWho:
+      return cmd_who(ctx);
     case Verb::kGames:
       if (!c.game.empty()) return cmd_tables(ctx, c);
       return cmd_games(ctx);
-    case Verb::kHelp: return cmd_help(ctx, c);
-    case Verb::kTables: return cmd_tables(ctx, c);
-    case Verb::kStandings: return cmd_standings(ctx, c);
-    case Verb::kOpen: return cmd_open(ctx, c);
-    case Verb::kTable: return cmd_table(ctx, c);
-    case Verb::kChallenge: return cmd_challenge(ctx, c);
-    default: return to_table(ctx, c);
+    case Verb::kHelp:
+      return cmd_help(ctx, c);
+    case Verb::kTables:
+      return cmd_tables(ctx, c);
+    case Verb::kStandings:
+      return cmd_standings(ctx, c);
+    case Verb::kOpen:
+      return cmd_open(ctx, c);
+    case Verb::kTable:
+      return cmd_table(ctx, c);
+    case Verb::kChallenge:
+      return cmd_challenge(ctx, c);
+    default:
+      return to_table(ctx, c);
   }
 }
 
@@ -315,8 +329,10 @@ void Lobby::cmd_register(Ctx& ctx, const Command& c) {
       } else {
         set_user(client, name, false);
         spdlog::info("{}: registered {}", client->describe(), name);
-        client->send(Event{"login", {{"user", name}, {"guest", false},
-                                     {"text", "Welcome, " + name + ". Your account is created."}},
+        client->send(Event{"login",
+                           {{"user", name},
+                            {"guest", false},
+                            {"text", "Welcome, " + name + ". Your account is created."}},
                            {}},
                      true);
       }
@@ -339,23 +355,24 @@ void Lobby::cmd_login(Ctx& ctx, const Command& c) {
     }
   }
   ctx.deferred = true;
-  boost::asio::post(workers_, [this, client = ctx.client, done = ctx.done, hash, canonical,
-                               password] {
-    // Verify even for unknown names so that timing does not reveal which names exist.
-    static const std::string kDummy = hash_password("not a password");
-    const bool ok = verify_password(password, hash.empty() ? kDummy : hash) && !hash.empty();
-    if (!ok) {
-      client->send(error_event("wrong name or password"), true);
-    } else {
-      set_user(client, canonical, false);
-      spdlog::info("{}: login {}", client->describe(), canonical);
-      client->send(Event{"login", {{"user", canonical}, {"guest", false},
-                                   {"text", "Hello, " + canonical + "."}},
-                         {}},
-                   true);
-    }
-    done();
-  });
+  boost::asio::post(
+      workers_, [this, client = ctx.client, done = ctx.done, hash, canonical, password] {
+        // Verify even for unknown names so that timing does not reveal which names exist.
+        static const std::string kDummy = hash_password("not a password");
+        const bool ok = verify_password(password, hash.empty() ? kDummy : hash) && !hash.empty();
+        if (!ok) {
+          client->send(error_event("wrong name or password"), true);
+        } else {
+          set_user(client, canonical, false);
+          spdlog::info("{}: login {}", client->describe(), canonical);
+          client->send(
+              Event{"login",
+                    {{"user", canonical}, {"guest", false}, {"text", "Hello, " + canonical + "."}},
+                    {}},
+              true);
+        }
+        done();
+      });
 }
 
 void Lobby::cmd_guest(Ctx& ctx) {
@@ -366,8 +383,10 @@ void Lobby::cmd_guest(Ctx& ctx) {
   }
   set_user(ctx.client, name, true);
   spdlog::info("{}: guest {}", ctx.client->describe(), name);
-  ctx.reply(Event{"login", {{"user", name}, {"guest", true},
-                            {"text", "Hello, " + name + " (guest: unrated games only)."}},
+  ctx.reply(Event{"login",
+                  {{"user", name},
+                   {"guest", true},
+                   {"text", "Hello, " + name + " (guest: unrated games only)."}},
                   {}});
 }
 
@@ -400,8 +419,11 @@ void Lobby::cmd_games(Ctx& ctx) {
   json items = json::array();
   std::vector<std::string> lines;
   for (const GameInfo* g : registered_games()) {
-    items.push_back({{"name", g->name}, {"title", g->title}, {"summary", g->summary},
-                     {"min_seats", g->min_seats}, {"max_seats", g->max_seats}});
+    items.push_back({{"name", g->name},
+                     {"title", g->title},
+                     {"summary", g->summary},
+                     {"min_seats", g->min_seats},
+                     {"max_seats", g->max_seats}});
     std::string seats = g->min_seats == g->max_seats
                             ? std::to_string(g->min_seats)
                             : std::to_string(g->min_seats) + "-" + std::to_string(g->max_seats);
@@ -422,12 +444,15 @@ void Lobby::cmd_help(Ctx& ctx, const Command& c) {
       for (const auto& o : g->options) {
         lines.push_back("  " + o.name + "=" + o.accepted + " (default " + o.default_value +
                         "): " + o.help);
-        opts.push_back({{"name", o.name}, {"default", o.default_value},
-                        {"accepted", o.accepted}, {"help", o.help}});
+        opts.push_back({{"name", o.name},
+                        {"default", o.default_value},
+                        {"accepted", o.accepted},
+                        {"help", o.help}});
       }
       for (const auto& p : g->presets) lines.push_back("  --" + p.name + ": " + p.help);
-      lines.push_back("Table options: clock=none|move:SECONDS|fischer:SECONDS+INC, invisible, "
-                      "drawseat, host.");
+      lines.push_back(
+          "Table options: clock=none|move:SECONDS|fischer:SECONDS+INC, invisible, "
+          "drawseat, host.");
       ctx.reply(list_event("help", {{"game", g->name}, {"options", opts}}, lines));
       return;
     }
@@ -464,8 +489,12 @@ void Lobby::cmd_tables(Ctx& ctx, const Command& c) {
       seats.push_back(n);
       jseats.push_back(n);
     }
-    items.push_back({{"game", s.game}, {"board", s.number}, {"status", status_name(s.status)},
-                     {"seats", jseats}, {"ply", s.ply}, {"options", s.options},
+    items.push_back({{"game", s.game},
+                     {"board", s.number},
+                     {"status", status_name(s.status)},
+                     {"seats", jseats},
+                     {"ply", s.ply},
+                     {"options", s.options},
                      {"kind", s.board ? "board" : "table"}});
     lines.push_back(s.game + " " + std::to_string(s.number) + " " + status_name(s.status) +
                     " ply " + std::to_string(s.ply) + ": " + join(seats, ", ") +
@@ -490,11 +519,13 @@ void Lobby::cmd_standings(Ctx& ctx, const Command& c) {
   std::vector<std::string> lines{"Standings of " + c.game + ":"};
   int rank = 0;
   for (const auto& r : rows) {
-    items.push_back({{"player", r.player}, {"rating", std::lround(r.rating)},
-                     {"deviation", std::lround(r.deviation)}, {"games", r.games}});
+    items.push_back({{"player", r.player},
+                     {"rating", std::lround(r.rating)},
+                     {"deviation", std::lround(r.deviation)},
+                     {"games", r.games}});
     char buf[128];
-    std::snprintf(buf, sizeof buf, "%3d. %-20s %5ld  RD %3ld  games %d", ++rank,
-                  r.player.c_str(), std::lround(r.rating), std::lround(r.deviation), r.games);
+    std::snprintf(buf, sizeof buf, "%3d. %-20s %5ld  RD %3ld  games %d", ++rank, r.player.c_str(),
+                  std::lround(r.rating), std::lround(r.deviation), r.games);
     lines.push_back(buf);
   }
   if (rows.empty()) lines.push_back("No rated games yet.");

@@ -3,7 +3,6 @@
 // index of tables) behind one mutex, and the entry point of every command line from every
 // transport. It answers account and listing commands itself and hands table and board commands
 // to the table's strand. Each client's commands run one at a time, in order.
-#include "server/asio.h"
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -13,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "server/asio.h"
 #include "server/client.h"
 #include "server/command.h"
 #include "server/glicko2.h"
@@ -88,9 +88,9 @@ class Lobby {
   boost::asio::thread_pool& workers_;
 
   mutable std::mutex mutex_;
-  std::map<std::string, store::AccountRow> accounts_;  // key: lower-case name
+  std::map<std::string, store::AccountRow> accounts_;                        // key: lower-case name
   std::map<std::pair<std::string, std::string>, store::RatingRow> ratings_;  // (game, lower name)
-  std::map<std::string, std::vector<std::weak_ptr<Client>>> online_;  // lower-case name
+  std::map<std::string, std::vector<std::weak_ptr<Client>>> online_;         // lower-case name
   std::map<std::pair<std::string, int>, std::shared_ptr<Table>> tables_;
   std::map<std::string, int> next_number_;  // per game
   std::int64_t next_table_id_ = 1;

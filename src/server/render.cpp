@@ -11,7 +11,8 @@ std::string render_text(const Event& event) {
     if (auto it = d.find("lines"); it != d.end() && it->is_array()) {
       for (const auto& line : *it) out += line.get<std::string>() + "\n";
     }
-    if (auto it = d.find("text"); it != d.end() && it->is_string() && !it->get<std::string>().empty()) {
+    if (auto it = d.find("text");
+        it != d.end() && it->is_string() && !it->get<std::string>().empty()) {
       out += it->get<std::string>() + "\n";
     }
   }

@@ -3,10 +3,10 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
-#include "server/asio.h"
 #include <thread>
 #include <vector>
 
+#include "server/asio.h"
 #include "server/http_session.h"
 #include "server/lobby.h"
 #include "server/text_session.h"
@@ -41,18 +41,18 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
  private:
   void accept() {
-    acceptor_.async_accept(boost::asio::make_strand(io_),
-                           [self = shared_from_this()](boost::system::error_code ec,
-                                                       tcp::socket socket) {
-                             if (ec == boost::asio::error::operation_aborted) return;
-                             if (!ec) {
-                               socket.set_option(tcp::no_delay(true), ec);
-                               self->factory_(std::move(socket));
-                             } else {
-                               spdlog::warn("{}: accept failed: {}", self->name_, ec.message());
-                             }
-                             self->accept();
-                           });
+    acceptor_.async_accept(
+        boost::asio::make_strand(io_),
+        [self = shared_from_this()](boost::system::error_code ec, tcp::socket socket) {
+          if (ec == boost::asio::error::operation_aborted) return;
+          if (!ec) {
+            socket.set_option(tcp::no_delay(true), ec);
+            self->factory_(std::move(socket));
+          } else {
+            spdlog::warn("{}: accept failed: {}", self->name_, ec.message());
+          }
+          self->accept();
+        });
   }
 
   boost::asio::io_context& io_;

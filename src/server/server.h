@@ -18,7 +18,7 @@ struct ServerOptions {
   std::uint16_t text_port = 8023;
   std::uint16_t biloba_port = 8000;  // reserved for the Biloba 0.9.3 protocol (not served yet)
   int io_threads = 2;
-  int worker_threads = 1;  // CPU players and password hashing
+  int worker_threads = 2;  // CPU players and password hashing
   SessionLimits limits;
 };
 

@@ -30,17 +30,17 @@ void Session::ended() {
 }
 
 void Session::send(const Event& event, bool reply) {
-  boost::asio::post(strand_, [self = std::static_pointer_cast<Session>(shared_from_this()), event,
-                              reply] {
-    if (self->closing_) return;
-    self->write_event(event, reply ? self->current_id_ : -1);
-    if (self->pending_output() > self->limits_.max_output_bytes) {
-      spdlog::warn("{}: output backlog over {} bytes; closing", self->describe(),
-                   self->limits_.max_output_bytes);
-      self->closing_ = true;
-      self->shutdown();
-    }
-  });
+  boost::asio::post(strand_,
+                    [self = std::static_pointer_cast<Session>(shared_from_this()), event, reply] {
+                      if (self->closing_) return;
+                      self->write_event(event, reply ? self->current_id_ : -1);
+                      if (self->pending_output() > self->limits_.max_output_bytes) {
+                        spdlog::warn("{}: output backlog over {} bytes; closing", self->describe(),
+                                     self->limits_.max_output_bytes);
+                        self->closing_ = true;
+                        self->shutdown();
+                      }
+                    });
 }
 
 void Session::close() {
@@ -100,15 +100,15 @@ void Session::pump() {
 
 void Session::arm_idle() {
   idle_.expires_after(limits_.idle_timeout);
-  idle_.async_wait([self = std::static_pointer_cast<Session>(shared_from_this())](
-                       boost::system::error_code ec) {
-    if (ec || self->closing_) return;
-    spdlog::info("{}: idle for {} s; closing", self->describe(),
-                 self->limits_.idle_timeout.count());
-    self->write_event(Event{"bye", {{"text", "Idle timeout: goodbye."}}, {}}, -1);
-    self->closing_ = true;
-    self->shutdown();
-  });
+  idle_.async_wait(
+      [self = std::static_pointer_cast<Session>(shared_from_this())](boost::system::error_code ec) {
+        if (ec || self->closing_) return;
+        spdlog::info("{}: idle for {} s; closing", self->describe(),
+                     self->limits_.idle_timeout.count());
+        self->write_event(Event{"bye", {{"text", "Idle timeout: goodbye."}}, {}}, -1);
+        self->closing_ = true;
+        self->shutdown();
+      });
 }
 
 }  // namespace plateau::server

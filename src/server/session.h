@@ -3,13 +3,13 @@
 // a per-connection rate limit (token bucket), a bound on queued input and output, and an idle
 // timeout. Each session lives on its own strand; send() and close() may be called from any
 // thread and hop onto it.
-#include "server/asio.h"
 #include <chrono>
 #include <cstdint>
 #include <deque>
 #include <memory>
 #include <string>
 
+#include "server/asio.h"
 #include "server/client.h"
 
 namespace plateau::server {
@@ -17,9 +17,9 @@ namespace plateau::server {
 class Lobby;
 
 struct SessionLimits {
-  double commands_per_second = 20.0;  // sustained rate
-  double burst = 40.0;                // bucket size
-  std::size_t max_pending = 100;      // lines waiting while one runs; more is a flood: close
+  double commands_per_second = 20.0;       // sustained rate
+  double burst = 40.0;                     // bucket size
+  std::size_t max_pending = 100;           // lines waiting while one runs; more is a flood: close
   std::size_t max_output_bytes = 4 << 20;  // unsent output; more is a stuck client: close
   std::chrono::seconds idle_timeout{1800};
 };

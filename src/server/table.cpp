@@ -68,10 +68,14 @@ bool same_name(const std::string& a, const std::string& b) { return to_lower(a) 
 
 const char* status_name(TableStatus status) {
   switch (status) {
-    case TableStatus::kSetup: return "setup";
-    case TableStatus::kPlaying: return "playing";
-    case TableStatus::kOver: return "over";
-    case TableStatus::kDeclined: return "declined";
+    case TableStatus::kSetup:
+      return "setup";
+    case TableStatus::kPlaying:
+      return "playing";
+    case TableStatus::kOver:
+      return "over";
+    case TableStatus::kDeclined:
+      return "declined";
   }
   return "setup";
 }
@@ -124,8 +128,8 @@ Table::Table(Lobby& lobby, const store::TableRow& row, const std::vector<store::
       moves_.push_back({move, m.move, m.seat, m.automatic, m.at_ms});
     }
   } catch (const std::exception& e) {
-    throw std::runtime_error("cannot restore table " + row.game + " " +
-                             std::to_string(row.number) + ": " + e.what());
+    throw std::runtime_error("cannot restore table " + row.game + " " + std::to_string(row.number) +
+                             ": " + e.what());
   }
   std::size_t first = chat.size() > kChatKept ? chat.size() - kChatKept : 0;
   chat_.assign(chat.begin() + static_cast<std::ptrdiff_t>(first), chat.end());
@@ -148,17 +152,17 @@ std::string Table::data_json() const {
   j["seats"] = seats;
   j["order"] = order_;
   j["initial"] = (initial_ && !initial_->equals(*game_->initial_state())) ? initial_->serialize()
-                                                                         : std::string();
+                                                                          : std::string();
   j["result"] = result_;
   j["reason"] = reason_;
   j["declined_by"] = declined_by_;
   j["returns"] = returns_;
   j["rating_lines"] = rating_lines_;
   if (request_) {
-    j["request"] = {{"kind", request_->kind},
-                    {"by", request_->by},
-                    {"accepted", std::vector<int>(request_->accepted.begin(),
-                                                  request_->accepted.end())}};
+    j["request"] = {
+        {"kind", request_->kind},
+        {"by", request_->by},
+        {"accepted", std::vector<int>(request_->accepted.begin(), request_->accepted.end())}};
   }
   j["queued"] = queued_;
   j["queued_resign"] = queued_resign_;
@@ -217,11 +221,9 @@ void Table::load_data_json(const std::string& text) {
 // Strand plumbing
 
 void Table::post(Caller caller, Action action, Done done) {
-  boost::asio::post(strand_, [self = shared_from_this(), job = Job{std::move(caller),
-                                                                   std::move(action),
-                                                                   std::move(done)}]() mutable {
-    self->run(std::move(job));
-  });
+  boost::asio::post(strand_, [self = shared_from_this(),
+                              job = Job{std::move(caller), std::move(action),
+                                        std::move(done)}]() mutable { self->run(std::move(job)); });
 }
 
 void Table::run(Job job) {
@@ -375,27 +377,29 @@ TableSummary Table::summary() const {
 }
 
 void Table::create(Caller caller, Done done) {
-  post(std::move(caller),
-       [this](Tx& tx) {
-         tx.table_changed = true;
-         spdlog::info("table {}: created by {} ({}{})", label(), creator_, game_->spec(),
-                      board_ ? ", board" : "");
-         if (tx.caller.client) add_watcher(tx.caller.client);
-         if (board_) {
-           Event e{"challenge", table_event("").data, page("New", *state_, 0)};
-           e.data["title"] = "New " + title();
-           tx.all(e);
-         } else {
-           tx.reply(table_event("Table " + label() + " is open: /join to sit down, " +
-                                "/option NAME=VALUE, /start."));
-         }
-       },
-       std::move(done));
+  post(
+      std::move(caller),
+      [this](Tx& tx) {
+        tx.table_changed = true;
+        spdlog::info("table {}: created by {} ({}{})", label(), creator_, game_->spec(),
+                     board_ ? ", board" : "");
+        if (tx.caller.client) add_watcher(tx.caller.client);
+        if (board_) {
+          Event e{"challenge", table_event("").data, page("New", *state_, 0)};
+          e.data["title"] = "New " + title();
+          tx.all(e);
+        } else {
+          tx.reply(table_event("Table " + label() + " is open: /join to sit down, " +
+                               "/option NAME=VALUE, /start."));
+        }
+      },
+      std::move(done));
 }
 
 void Table::handle(Caller caller, Command command, Done done) {
-  post(std::move(caller), [this, c = std::move(command)](Tx& tx) { on_command(tx, c); },
-       std::move(done));
+  post(
+      std::move(caller), [this, c = std::move(command)](Tx& tx) { on_command(tx, c); },
+      std::move(done));
 }
 
 void Table::resume() {
@@ -556,15 +560,16 @@ std::string Table::page(const std::string& heading, const State& shown, int show
   in.title = heading + " of " + title();
   if (heading == "New") in.title = "New " + title();
   const bool current = shown_ply == static_cast<int>(moves_.size());
-  in.status_line = current ? status_line()
-                           : "As it stood after ply " + std::to_string(shown_ply) + ".";
+  in.status_line =
+      current ? status_line() : "As it stood after ply " + std::to_string(shown_ply) + ".";
   in.players = players_by_game_seat();
   for (int i = 0; i < shown_ply; ++i) {
     const Played& p = moves_[static_cast<std::size_t>(i)];
-    in.moves.push_back({p.text, p.seat, p.automatic && !seats_.empty() &&
-                                            seats_[static_cast<std::size_t>(
-                                                order_.empty() ? p.seat : order_[p.seat])]
-                                                    .kind == "user"});
+    in.moves.push_back(
+        {p.text, p.seat,
+         p.automatic && !seats_.empty() &&
+             seats_[static_cast<std::size_t>(order_.empty() ? p.seat : order_[p.seat])].kind ==
+                 "user"});
   }
   const bool over = status_ == TableStatus::kOver || status_ == TableStatus::kDeclined;
   if (current) {
@@ -578,7 +583,8 @@ std::string Table::page(const std::string& heading, const State& shown, int show
   in.full_list = over;
   if (over && current) {
     in.closing_lines.push_back("Game started: " + utc_time(started_ms_));
-    if (!moves_.empty()) in.closing_lines.push_back("Last move made: " + utc_time(moves_.back().at_ms));
+    if (!moves_.empty())
+      in.closing_lines.push_back("Last move made: " + utc_time(moves_.back().at_ms));
     in.closing_lines.push_back("Game ended: " + utc_time(ended_ms_));
   }
   return board_page(shown, in);
@@ -594,12 +600,16 @@ Event Table::table_event(const std::string& text) const {
                      {"kind", seats_[s].kind.empty() ? "free" : seats_[s].kind},
                      {"name", seats_[s].name}});
   }
-  json data = {{"game", game_name_},   {"board", number_},
+  json data = {{"game", game_name_},
+               {"board", number_},
                {"status", status_name(status_)},
-               {"seats", seats},       {"options", game_->options_string()},
+               {"seats", seats},
+               {"options", game_->options_string()},
                {"clock", clock_.to_string()},
-               {"rated", rated_},      {"ply", moves_.size()},
-               {"flags", table_flags_}, {"text", text}};
+               {"rated", rated_},
+               {"ply", moves_.size()},
+               {"flags", table_flags_},
+               {"text", text}};
   return Event{"table", std::move(data), {}};
 }
 
@@ -673,14 +683,23 @@ void Table::on_command(Tx& tx, const Command& c) {
       if (tx.caller.client) add_watcher(tx.caller.client);
       tx.reply(table_event("You are at " + label() + ". " + status_line()));
       return;
-    case Verb::kJoin: return cmd_join(tx, c);
-    case Verb::kLeave: return cmd_leave(tx);
-    case Verb::kOption: return cmd_option(tx, c);
-    case Verb::kStart: return cmd_start(tx, true);
-    case Verb::kStartNoSave: return cmd_start(tx, false);
-    case Verb::kWatch: return cmd_watch(tx);
-    case Verb::kSay: case Verb::kChat: return cmd_say(tx, c.text);
-    case Verb::kReset: return cmd_reset(tx);
+    case Verb::kJoin:
+      return cmd_join(tx, c);
+    case Verb::kLeave:
+      return cmd_leave(tx);
+    case Verb::kOption:
+      return cmd_option(tx, c);
+    case Verb::kStart:
+      return cmd_start(tx, true);
+    case Verb::kStartNoSave:
+      return cmd_start(tx, false);
+    case Verb::kWatch:
+      return cmd_watch(tx);
+    case Verb::kSay:
+    case Verb::kChat:
+      return cmd_say(tx, c.text);
+    case Verb::kReset:
+      return cmd_reset(tx);
     case Verb::kInfo: {
       std::vector<std::string> parts;
       for (const auto& [k, v] : game_->options().items()) parts.push_back(k + "=" + v);
@@ -688,15 +707,24 @@ void Table::on_command(Tx& tx, const Command& c) {
                            "; clock " + clock_.to_string() + (rated_ ? "; rated" : "")));
       return;
     }
-    case Verb::kMove: return cmd_move(tx, c);
-    case Verb::kQueue: return cmd_queue(tx, c);
-    case Verb::kResign: return cmd_resign(tx);
-    case Verb::kPropose: return cmd_request(tx, "draw");
-    case Verb::kUndo: return cmd_request(tx, "undo");
-    case Verb::kAccept: return cmd_answer(tx, true);
-    case Verb::kReject: return cmd_answer(tx, false);
-    case Verb::kShow: return cmd_show(tx, c);
-    case Verb::kSteps: return cmd_steps(tx, c);
+    case Verb::kMove:
+      return cmd_move(tx, c);
+    case Verb::kQueue:
+      return cmd_queue(tx, c);
+    case Verb::kResign:
+      return cmd_resign(tx);
+    case Verb::kPropose:
+      return cmd_request(tx, "draw");
+    case Verb::kUndo:
+      return cmd_request(tx, "undo");
+    case Verb::kAccept:
+      return cmd_answer(tx, true);
+    case Verb::kReject:
+      return cmd_answer(tx, false);
+    case Verb::kShow:
+      return cmd_show(tx, c);
+    case Verb::kSteps:
+      return cmd_steps(tx, c);
     default:
       throw CommandError(std::string(verb_name(c.verb)) + " is not a table command");
   }
@@ -741,8 +769,7 @@ void Table::cmd_join(Tx& tx, const Command& c) {
     if (!level.empty()) throw CommandError("the game is running; seats cannot change");
     if (mine < 0) throw CommandError("the game at " + label() + " has started; /watch instead");
     if (seat && *seat != mine) {
-      throw CommandError("seat " + std::to_string(*seat + 1) + " belongs to " +
-                         owner_name(*seat));
+      throw CommandError("seat " + std::to_string(*seat + 1) + " belongs to " + owner_name(*seat));
     }
     add_watcher(tx.caller.client);
     tx.all(table_event(tx.caller.user + " is back at seat " + std::to_string(mine + 1) + "."));
@@ -763,8 +790,7 @@ void Table::cmd_join(Tx& tx, const Command& c) {
       throw CommandError("unknown CPU level '" + level + "'");
     }
     if (!seats_[*seat].kind.empty()) {
-      throw CommandError("seat " + std::to_string(*seat + 1) + " is taken by " +
-                         owner_name(*seat));
+      throw CommandError("seat " + std::to_string(*seat + 1) + " is taken by " + owner_name(*seat));
     }
     seats_[*seat] = {"cpu", level};
     bots_[*seat].reset();
@@ -783,8 +809,7 @@ void Table::cmd_join(Tx& tx, const Command& c) {
     }
     if (!seat) throw CommandError("the table is full");
   } else if (!seats_[*seat].kind.empty()) {
-    throw CommandError("seat " + std::to_string(*seat + 1) + " is taken by " +
-                       owner_name(*seat));
+    throw CommandError("seat " + std::to_string(*seat + 1) + " is taken by " + owner_name(*seat));
   }
   seats_[*seat] = {"user", tx.caller.user};
   tx.table_changed = true;
@@ -851,14 +876,15 @@ void Table::cmd_option(Tx& tx, const Command& c) {
     } else if (name == "result") {
       flags[name] = value;
     } else if (game_options.count(name)) {
-      if (value.empty()) throw CommandError("option " + name + " needs a value: /option " + name + "=VALUE");
+      if (value.empty())
+        throw CommandError("option " + name + " needs a value: /option " + name + "=VALUE");
       game_options[name] = value;
     } else {
       std::vector<std::string> names;
       for (const auto& [k, v] : game_->options().items()) names.push_back(k);
       for (const char* t : {"clock", "invisible", "drawseat", "host", "result"}) names.push_back(t);
-      throw CommandError("unknown option '" + name + "' for " + game_name_ + "; options are: " +
-                         join(names, ", "));
+      throw CommandError("unknown option '" + name + "' for " + game_name_ +
+                         "; options are: " + join(names, ", "));
     }
     done.push_back(value.empty() ? name : name + "=" + value);
   }
@@ -970,7 +996,9 @@ void Table::cmd_say(Tx& tx, const std::string& text) {
   tx.batch.add_chat(row);
   chat_.push_back(row);
   if (chat_.size() > kChatKept) chat_.erase(chat_.begin());
-  json data = {{"game", game_name_}, {"board", number_}, {"user", tx.caller.user},
+  json data = {{"game", game_name_},
+               {"board", number_},
+               {"user", tx.caller.user},
                {"message", text},
                {"text", "[" + label() + "] " + tx.caller.user + ": " + text}};
   tx.all(Event{"chat", std::move(data), {}});
@@ -1006,14 +1034,16 @@ void Table::cmd_move(Tx& tx, const Command& c) {
   const int mine = table_seat_of(tx.caller.user);
   if (mine < 0) throw CommandError("you do not play at " + label());
   const int to_move = seat_to_move();
-  if (to_move != mine) throw CommandError("it is not your turn: it is " + owner_name(to_move) + "'s turn");
+  if (to_move != mine)
+    throw CommandError("it is not your turn: it is " + owner_name(to_move) + "'s turn");
   const int next_ply = static_cast<int>(moves_.size()) + 1;
   if (c.ply_check && *c.ply_check != next_ply) {
-    throw CommandError("move #" + std::to_string(*c.ply_check) + " does not match: the next move is #" +
-                       std::to_string(next_ply));
+    throw CommandError("move #" + std::to_string(*c.ply_check) +
+                       " does not match: the next move is #" + std::to_string(next_ply));
   }
   if (clock_.enabled() &&
-      Lobby::now_ms() > turn_started_ms_ + turn_allowance_ms(clock_, bank_ms_[state_->current_seat()])) {
+      Lobby::now_ms() >
+          turn_started_ms_ + turn_allowance_ms(clock_, bank_ms_[state_->current_seat()])) {
     on_clock(tx);
     tx.reply(error_event("your time has run out"));
     return;
@@ -1038,11 +1068,13 @@ void Table::cmd_queue(Tx& tx, const Command& c) {
   if (text.size() > 200) throw CommandError("queued move too long");
   queued_[to_lower(tx.caller.user)] = text;
   tx.table_changed = true;
-  tx.reply(Event{"queued",
-                 {{"game", game_name_}, {"board", number_}, {"move", text},
-                  {"text", "Queued " + text + " at " + label() +
-                               "; it will be played when your turn comes."}},
-                 {}});
+  tx.reply(Event{
+      "queued",
+      {{"game", game_name_},
+       {"board", number_},
+       {"move", text},
+       {"text", "Queued " + text + " at " + label() + "; it will be played when your turn comes."}},
+      {}});
 }
 
 void Table::cmd_resign(Tx& tx) {
@@ -1079,7 +1111,10 @@ void Table::cmd_request(Tx& tx, const std::string& kind) {
   request_ = Request{kind, mine, {mine}};
   tx.table_changed = true;
   Event e{"request",
-          {{"game", game_name_}, {"board", number_}, {"kind", kind}, {"by", tx.caller.user},
+          {{"game", game_name_},
+           {"board", number_},
+           {"kind", kind},
+           {"by", tx.caller.user},
            {"text", label() + ": " + status_line()}},
           {}};
   tx.all(e);
@@ -1097,7 +1132,10 @@ void Table::cmd_answer(Tx& tx, bool accept) {
   if (!accept) {
     request_.reset();
     tx.all(Event{"request",
-                 {{"game", game_name_}, {"board", number_}, {"kind", kind}, {"answer", "reject"},
+                 {{"game", game_name_},
+                  {"board", number_},
+                  {"kind", kind},
+                  {"answer", "reject"},
                   {"by", tx.caller.user},
                   {"text", label() + ": " + tx.caller.user + " rejects the " +
                                (kind == "draw" ? "draw offer." : "undo request.")}},
@@ -1108,8 +1146,11 @@ void Table::cmd_answer(Tx& tx, bool accept) {
   for (int s : human_seats_except(request_->by)) {
     if (!request_->accepted.count(s)) {
       tx.all(Event{"request",
-                   {{"game", game_name_}, {"board", number_}, {"kind", kind},
-                    {"answer", "accept"}, {"by", tx.caller.user},
+                   {{"game", game_name_},
+                    {"board", number_},
+                    {"kind", kind},
+                    {"answer", "accept"},
+                    {"by", tx.caller.user},
                     {"text", label() + ": " + tx.caller.user + " accepts; " + status_line()}},
                    {}});
       return;
@@ -1140,8 +1181,11 @@ void Table::cmd_show(Tx& tx, const Command& c) {
     }
     auto shown = initial_->clone();
     for (int i = 0; i < n; ++i) shown->apply(moves_[static_cast<std::size_t>(i)].move);
-    json data = {{"game", game_name_}, {"board", number_}, {"ply", n},
-                 {"position", shown->serialize()}, {"text", ""}};
+    json data = {{"game", game_name_},
+                 {"board", number_},
+                 {"ply", n},
+                 {"position", shown->serialize()},
+                 {"text", ""}};
     tx.reply(Event{"board", std::move(data), page("Summary", *shown, n)});
     return;
   }
@@ -1158,12 +1202,12 @@ void Table::cmd_steps(Tx& tx, const Command& c) {
   } catch (const RuleError& e) {
     throw CommandError("bad steps '" + join(c.args, " ").substr(0, 80) + "': " + e.what());
   }
-  std::string text = label() + ": after '" + join(c.args, " ") + "': " +
-                     (choices.next.empty() ? std::string("no further step")
-                                           : "next " + join(choices.next, " "));
+  std::string text =
+      label() + ": after '" + join(c.args, " ") + "': " +
+      (choices.next.empty() ? std::string("no further step") : "next " + join(choices.next, " "));
   if (choices.complete) text += "; complete: " + move;
-  json data = {{"game", game_name_}, {"board", number_}, {"ply", moves_.size()},
-               {"prefix", c.args}, {"next", choices.next}, {"complete", choices.complete},
+  json data = {{"game", game_name_}, {"board", number_},     {"ply", moves_.size()},
+               {"prefix", c.args},   {"next", choices.next}, {"complete", choices.complete},
                {"text", text}};
   if (choices.complete) data["move"] = move;
   tx.reply(Event{"steps", std::move(data), {}});
@@ -1220,7 +1264,8 @@ void Table::after_move(Tx& tx) {
   }
 }
 
-void Table::resign_seat(Tx& tx, int table_seat, const std::string& entry) {
+void Table::resign_seat(Tx& tx, int table_seat, const std::string& entry,
+                        const std::string& reason) {
   const int n = game_->num_seats();
   const int g = game_seat_of_table_seat(table_seat);
   if (!everyone_moved() && entry == "Resign") {
@@ -1245,7 +1290,7 @@ void Table::resign_seat(Tx& tx, int table_seat, const std::string& entry) {
   extra_entries_.push_back({entry, g, false});
   std::vector<double> returns(static_cast<std::size_t>(n), n > 1 ? 1.0 / (n - 1) : 0.0);
   returns[static_cast<std::size_t>(g)] = 0.0;
-  end_game(tx, returns, entry == "Forfeit" ? "time" : "resign");
+  end_game(tx, returns, !reason.empty() ? reason : entry == "Forfeit" ? "time" : "resign");
 }
 
 void Table::end_game(Tx& tx, std::vector<double> returns, const std::string& reason) {
@@ -1329,11 +1374,12 @@ void Table::arm_clock() {
   const int ply = static_cast<int>(moves_.size());
   timer_.async_wait([self = shared_from_this(), ply](boost::system::error_code ec) {
     if (ec) return;
-    self->post(Caller{},
-               [self, ply](Tx& tx) {
-                 if (static_cast<int>(self->moves_.size()) == ply) self->on_clock(tx);
-               },
-               nullptr);
+    self->post(
+        Caller{},
+        [self, ply](Tx& tx) {
+          if (static_cast<int>(self->moves_.size()) == ply) self->on_clock(tx);
+        },
+        nullptr);
   });
 }
 
@@ -1341,36 +1387,63 @@ void Table::maybe_think() {
   if (thinking_ || status_ != TableStatus::kPlaying) return;
   const int ts = seat_to_move();
   if (ts < 0 || seats_[static_cast<std::size_t>(ts)].kind != "cpu") return;
+  const int ply = static_cast<int>(moves_.size());
   auto& bot = bots_[static_cast<std::size_t>(ts)];
   if (!bot) {
+    // Levels have fixed budgets; the cap keeps a bot within the table's clock (and a server
+    // from thinking for ever without one).
+    BotOptions options;
+    options.seed = static_cast<std::uint64_t>(id_) * 1000003u + static_cast<std::uint64_t>(ts);
+    options.movetime_ms = 10000;
+    if (clock_.mode == ClockSettings::Mode::kPerMove) {
+      options.movetime_ms = std::min<std::int64_t>(options.movetime_ms, clock_.base_ms / 2);
+    } else if (clock_.mode == ClockSettings::Mode::kFischer) {
+      options.movetime_ms = std::min<std::int64_t>(options.movetime_ms,
+                                                   clock_.base_ms / 40 + clock_.increment_ms / 2);
+    }
+    options.movetime_ms = std::max<std::int64_t>(options.movetime_ms, 50);
     try {
-      bot = make_bot(seats_[static_cast<std::size_t>(ts)].name,
-                     static_cast<std::uint64_t>(id_) * 1000003u + static_cast<std::uint64_t>(ts));
+      bot = make_bot(seats_[static_cast<std::size_t>(ts)].name, options);
     } catch (const std::exception& e) {
-      spdlog::error("table {}: cannot make bot {}: {}", label(), seats_[ts].name, e.what());
+      const std::string why = e.what();
+      post(
+          Caller{},
+          [self = shared_from_this(), ply, why](Tx& tx) { self->cpu_failed(tx, ply, why); },
+          nullptr);
+      thinking_ = true;
       return;
     }
   }
   thinking_ = true;
   std::shared_ptr<State> position = state_->clone();
-  const int ply = static_cast<int>(moves_.size());
   boost::asio::post(lobby_.workers(), [self = shared_from_this(), bot, position, ply] {
-    std::optional<Move> move;
+    auto move = std::make_shared<Move>();
+    std::string error;
     try {
-      move = bot->choose_move(*position);
+      *move = bot->choose_move(*position);
     } catch (const std::exception& e) {
-      spdlog::error("table {}: bot failed: {}", self->label(), e.what());
+      error = e.what();
     }
-    self->post(Caller{},
-               [self, ply, move](Tx& tx) {
-                 if (!move) {
-                   self->thinking_ = false;
-                   return;
-                 }
-                 self->on_cpu_move(tx, ply, *move);
-               },
-               nullptr);
+    self->post(
+        Caller{},
+        [self, ply, move, error](Tx& tx) {
+          if (!error.empty()) return self->cpu_failed(tx, ply, error);
+          self->on_cpu_move(tx, ply, *move);
+        },
+        nullptr);
   });
+}
+
+void Table::cpu_failed(Tx& tx, int ply, const std::string& why) {
+  thinking_ = false;
+  if (status_ != TableStatus::kPlaying || static_cast<int>(moves_.size()) != ply) return;
+  const int ts = seat_to_move();
+  if (ts < 0 || seats_[static_cast<std::size_t>(ts)].kind != "cpu") return;
+  // A computer player that cannot play this game (e.g. a level the game does not support)
+  // must not stall the table: it forfeits.
+  spdlog::error("table {}: {} cannot move: {}", label(), owner_name(ts), why);
+  tx.all(error_event(owner_name(ts) + " cannot play here (" + why + ") and forfeits"));
+  resign_seat(tx, ts, "Forfeit", "cpu failure");
 }
 
 }  // namespace plateau::server

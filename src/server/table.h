@@ -7,7 +7,6 @@
 //
 // The table never applies a rule itself: moves go through State::parse_move (its RuleError is
 // relayed), turns through State::current_seat, results through State::returns.
-#include "server/asio.h"
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -21,6 +20,7 @@
 
 #include "ai/bot.h"
 #include "core/game.h"
+#include "server/asio.h"
 #include "server/board_page.h"
 #include "server/client.h"
 #include "server/command.h"
@@ -95,14 +95,14 @@ class Table : public std::enable_shared_from_this<Table> {
  private:
   struct Played {
     Move move;
-    std::string text;   // canonical notation, or "Resign"/"Forfeit" as a page entry only
+    std::string text;  // canonical notation, or "Resign"/"Forfeit" as a page entry only
     int seat = 0;
     bool automatic = false;
     std::int64_t at_ms = 0;
   };
-  struct Request {  // a pending draw offer or undo request
-    std::string kind;  // "draw" or "undo"
-    int by = 0;        // table seat asking
+  struct Request {           // a pending draw offer or undo request
+    std::string kind;        // "draw" or "undo"
+    int by = 0;              // table seat asking
     std::set<int> accepted;  // table seats that agreed (the asker included)
   };
   struct Delivery {
@@ -158,7 +158,10 @@ class Table : public std::enable_shared_from_this<Table> {
   // Game flow.
   void play(Tx& tx, const Move& move, int seat, bool automatic);
   void after_move(Tx& tx);
-  void resign_seat(Tx& tx, int table_seat, const std::string& entry);
+  // Ends the game with `table_seat` losing ("Resign" or "Forfeit" in the move table); a
+  // resignation before every seat has moved declines the challenge instead.
+  void resign_seat(Tx& tx, int table_seat, const std::string& entry,
+                   const std::string& reason = "");
   void end_game(Tx& tx, std::vector<double> returns, const std::string& reason);
   void undo_last(Tx& tx);
   void rebuild_state();
@@ -166,6 +169,7 @@ class Table : public std::enable_shared_from_this<Table> {
   void on_clock(Tx& tx);
   void arm_clock();
   void maybe_think();
+  void cpu_failed(Tx& tx, int ply, const std::string& why);
 
   // Queries.
   int table_seat_of(const std::string& user) const;  // -1 if not seated
@@ -211,10 +215,10 @@ class Table : public std::enable_shared_from_this<Table> {
   std::unique_ptr<State> state_;
   std::vector<Played> moves_;
   std::vector<PageMove> extra_entries_;  // "Resign"/"Forfeit" after the last move
-  std::string result_;            // "1-0", "0-1", "1/2-1/2", ... once over
-  std::string reason_;            // rules, resign, time, agreement, declined
+  std::string result_;                   // "1-0", "0-1", "1/2-1/2", ... once over
+  std::string reason_;                   // rules, resign, time, agreement, declined
   std::string declined_by_;
-  std::vector<double> returns_;   // by game seat, once over
+  std::vector<double> returns_;  // by game seat, once over
   std::vector<std::string> rating_lines_;
   std::optional<Request> request_;
   std::map<std::string, std::string> queued_;  // user -> move text

@@ -11,20 +11,23 @@ TextSession::TextSession(Lobby& lobby, boost::asio::ip::tcp::socket socket, Sess
     : Session(lobby, socket.get_executor(), limits), socket_(std::move(socket)) {
   boost::system::error_code ec;
   auto ep = socket_.remote_endpoint(ec);
-  peer_ = "text " + (ec ? std::string("?") : ep.address().to_string() + ":" + std::to_string(ep.port()));
+  peer_ = "text " +
+          (ec ? std::string("?") : ep.address().to_string() + ":" + std::to_string(ep.port()));
 }
 
 void TextSession::start() {
-  boost::asio::dispatch(strand_, [self = std::static_pointer_cast<TextSession>(shared_from_this())] {
-    self->begin();
-    self->write_event(Event{"welcome",
-                            {{"server", "plateau"},
-                             {"text", "Welcome to Plateau. Type help for the commands; "
-                                      "register NAME PASSWORD, login NAME PASSWORD or guest."}},
-                            {}},
-                      -1);
-    self->read();
-  });
+  boost::asio::dispatch(
+      strand_, [self = std::static_pointer_cast<TextSession>(shared_from_this())] {
+        self->begin();
+        self->write_event(Event{"welcome",
+                                {{"server", "plateau"},
+                                 {"text",
+                                  "Welcome to Plateau. Type help for the commands; "
+                                  "register NAME PASSWORD, login NAME PASSWORD or guest."}},
+                                {}},
+                          -1);
+        self->read();
+      });
 }
 
 void TextSession::read() {
@@ -87,23 +90,22 @@ void TextSession::write_next() {
     return;
   }
   writing_ = true;
-  boost::asio::async_write(
-      socket_, boost::asio::buffer(out_.front()),
-      [self = std::static_pointer_cast<TextSession>(shared_from_this())](
-          boost::system::error_code ec, std::size_t) {
-        self->queued_bytes_ -= self->out_.front().size();
-        self->out_.pop_front();
-        if (ec) {
-          self->out_.clear();
-          self->queued_bytes_ = 0;
-          self->writing_ = false;
-          self->shut_ = true;
-          boost::system::error_code ignored;
-          self->socket_.close(ignored);
-          return;
-        }
-        self->write_next();
-      });
+  boost::asio::async_write(socket_, boost::asio::buffer(out_.front()),
+                           [self = std::static_pointer_cast<TextSession>(shared_from_this())](
+                               boost::system::error_code ec, std::size_t) {
+                             self->queued_bytes_ -= self->out_.front().size();
+                             self->out_.pop_front();
+                             if (ec) {
+                               self->out_.clear();
+                               self->queued_bytes_ = 0;
+                               self->writing_ = false;
+                               self->shut_ = true;
+                               boost::system::error_code ignored;
+                               self->socket_.close(ignored);
+                               return;
+                             }
+                             self->write_next();
+                           });
 }
 
 void TextSession::shutdown() {

@@ -2,10 +2,10 @@
 // The plain text transport (TCP, default port 8023): one command per line, replies as text
 // (render_text). Usable with a telnet-like client. Lines longer than kMaxLineBytes get an error
 // and are skipped up to their end.
-#include "server/asio.h"
 #include <deque>
 #include <string>
 
+#include "server/asio.h"
 #include "server/session.h"
 
 namespace plateau::server {

@@ -15,7 +15,8 @@ WsSession::WsSession(Lobby& lobby, beast::tcp_stream stream, SessionLimits limit
     : Session(lobby, stream.get_executor(), limits), ws_(std::move(stream)) {
   boost::system::error_code ec;
   auto ep = beast::get_lowest_layer(ws_).socket().remote_endpoint(ec);
-  peer_ = "ws " + (ec ? std::string("?") : ep.address().to_string() + ":" + std::to_string(ep.port()));
+  peer_ =
+      "ws " + (ec ? std::string("?") : ep.address().to_string() + ":" + std::to_string(ep.port()));
 }
 
 void WsSession::start(beast::http::request<beast::http::string_body> request) {
@@ -33,8 +34,9 @@ void WsSession::start(beast::http::request<beast::http::string_body> request) {
     self->begin();
     self->write_event(Event{"welcome",
                             {{"server", "plateau"},
-                             {"text", "Welcome to Plateau. Send commands as text or as "
-                                      "{\"cmd\": LINE, \"id\": N}."}},
+                             {"text",
+                              "Welcome to Plateau. Send commands as text or as "
+                              "{\"cmd\": LINE, \"id\": N}."}},
                             {}},
                       -1);
     self->read();
@@ -50,9 +52,8 @@ void WsSession::on_read(beast::error_code ec, std::size_t) {
   if (ec == websocket::error::message_too_big) {
     // The stream is failed after this error: say why, then close.
     spdlog::info("{}: message over {} bytes; closing", peer_, kMaxWsMessage);
-    write_event(error_event("message too long: at most " + std::to_string(kMaxWsMessage) +
-                            " bytes"),
-                -1);
+    write_event(
+        error_event("message too long: at most " + std::to_string(kMaxWsMessage) + " bytes"), -1);
     closing_ = true;
     shutdown();
     ended();
@@ -95,9 +96,9 @@ void WsSession::write_next() {
     writing_ = false;
     if (closing_ && !shut_) {
       shut_ = true;
-      ws_.async_close(websocket::close_code::normal,
-                      [self = std::static_pointer_cast<WsSession>(shared_from_this())](
-                          beast::error_code) {});
+      ws_.async_close(
+          websocket::close_code::normal,
+          [self = std::static_pointer_cast<WsSession>(shared_from_this())](beast::error_code) {});
     }
     return;
   }

@@ -2,13 +2,13 @@
 // The WebSocket transport (path /ws on the HTTP port): each text message is one command, either
 // the command line itself or JSON {"cmd": "LINE", "id": N}; every event comes back as one JSON
 // message (render_json), replies carrying "re": N. Messages are limited to kMaxWsMessage bytes.
-#include "server/asio.h"
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 #include <deque>
 #include <string>
 
+#include "server/asio.h"
 #include "server/session.h"
 
 namespace plateau::server {

@@ -37,9 +37,10 @@ void Batch::put_rating(const RatingRow& row) {
 
 void Batch::put_table(const TableRow& row) {
   ops_.push_back([row](SQLite::Database& db) {
-    SQLite::Statement q(db,
-                        "INSERT INTO tables(id, game, number, data, created_ms) "
-                        "VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET data = excluded.data");
+    SQLite::Statement q(
+        db,
+        "INSERT INTO tables(id, game, number, data, created_ms) "
+        "VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET data = excluded.data");
     q.bind(1, static_cast<int64_t>(row.id));
     q.bind(2, row.game);
     q.bind(3, row.number);
@@ -136,8 +137,8 @@ Snapshot Store::load() {
   {
     SQLite::Statement q(*db_, "SELECT name, password_hash, created_ms FROM accounts ORDER BY name");
     while (q.executeStep()) {
-      snap.accounts.push_back({q.getColumn(0).getString(), q.getColumn(1).getString(),
-                               q.getColumn(2).getInt64()});
+      snap.accounts.push_back(
+          {q.getColumn(0).getString(), q.getColumn(1).getString(), q.getColumn(2).getInt64()});
     }
   }
   {
@@ -163,9 +164,9 @@ Snapshot Store::load() {
                         "SELECT table_id, ply, move, seat, automatic, at_ms FROM moves "
                         "ORDER BY table_id, ply");
     while (q.executeStep()) {
-      MoveRow row{q.getColumn(0).getInt64(), q.getColumn(1).getInt(), q.getColumn(2).getString(),
-                  q.getColumn(3).getInt(), q.getColumn(4).getInt() != 0,
-                  q.getColumn(5).getInt64()};
+      MoveRow row{q.getColumn(0).getInt64(),    q.getColumn(1).getInt(),
+                  q.getColumn(2).getString(),   q.getColumn(3).getInt(),
+                  q.getColumn(4).getInt() != 0, q.getColumn(5).getInt64()};
       snap.moves[row.table_id].push_back(std::move(row));
     }
   }
@@ -173,8 +174,8 @@ Snapshot Store::load() {
     SQLite::Statement q(*db_,
                         "SELECT table_id, at_ms, user, text FROM chat ORDER BY table_id, seq");
     while (q.executeStep()) {
-      ChatRow row{q.getColumn(0).getInt64(), q.getColumn(1).getInt64(),
-                  q.getColumn(2).getString(), q.getColumn(3).getString()};
+      ChatRow row{q.getColumn(0).getInt64(), q.getColumn(1).getInt64(), q.getColumn(2).getString(),
+                  q.getColumn(3).getString()};
       snap.chat[row.table_id].push_back(std::move(row));
     }
   }

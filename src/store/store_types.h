@@ -28,20 +28,20 @@ struct RatingRow {
 // or a chat line (seats, status, clocks, queued moves, pending requests).
 struct TableRow {
   std::int64_t id = 0;
-  std::string game;     // registry name
-  int number = 0;       // board number, per game, from 101
-  std::string data;     // JSON, owned by the server
+  std::string game;  // registry name
+  int number = 0;    // board number, per game, from 101
+  std::string data;  // JSON, owned by the server
   std::int64_t created_ms = 0;
 };
 
 // One accepted move. (table_id, ply) is the primary key, so a move can never be stored twice.
 struct MoveRow {
   std::int64_t table_id = 0;
-  int ply = 0;              // 1-based
-  std::string move;         // canonical notation
-  int seat = 0;             // game seat that made it
-  bool automatic = false;   // played from the queue or by a CPU seat
-  std::int64_t at_ms = 0;   // wall clock, ms since the epoch
+  int ply = 0;             // 1-based
+  std::string move;        // canonical notation
+  int seat = 0;            // game seat that made it
+  bool automatic = false;  // played from the queue or by a CPU seat
+  std::int64_t at_ms = 0;  // wall clock, ms since the epoch
 };
 
 struct ChatRow {
@@ -55,9 +55,9 @@ struct ChatRow {
 struct Snapshot {
   std::vector<AccountRow> accounts;
   std::vector<RatingRow> ratings;
-  std::vector<TableRow> tables;                           // by id
-  std::map<std::int64_t, std::vector<MoveRow>> moves;     // table id -> moves by ply
-  std::map<std::int64_t, std::vector<ChatRow>> chat;      // table id -> lines in order
+  std::vector<TableRow> tables;                        // by id
+  std::map<std::int64_t, std::vector<MoveRow>> moves;  // table id -> moves by ply
+  std::map<std::int64_t, std::vector<ChatRow>> chat;   // table id -> lines in order
 };
 
 }  // namespace plateau::store

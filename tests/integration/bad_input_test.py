@@ -139,4 +139,18 @@ def test_bad_input_changes_nothing():
         if server.alive():
             server.kill()
 
-run_tests([test_bad_input_changes_nothing])
+def test_idle_connections_are_closed():
+    server = Server(BINARY, extra=["--idle-timeout", "1"]).start()
+    try:
+        c = server.text()
+        c.send("guest")
+        c.expect(r"^Hello, guest1")
+        c.expect(r"^Idle timeout: goodbye\.$", timeout=5)
+        assert c.wait_closed(), "an idle connection must be closed"
+        assert server.stop() == 0
+    finally:
+        if server.alive():
+            server.kill()
+
+
+run_tests([test_bad_input_changes_nothing, test_idle_connections_are_closed])

@@ -166,5 +166,26 @@ def test_decline_draw_undo_queued_resign_and_clock():
             server.kill()
 
 
+def test_a_cpu_that_cannot_play_forfeits():
+    server = Server(BINARY, extra=["--rate", "1000"]).start()
+    try:
+        carol = server.text("carol", "pw-carol", register=True)
+        carol.send("/open bohnduell start=2")
+        carol.expect(r"^Table bohnduell 101 is open")
+        carol.send("/join cpu:classic 2")
+        carol.expect(r"^cpu:classic takes seat 2\.")
+        carol.send("/join 1")
+        carol.expect(r"^carol takes seat 1\.")
+        carol.send("/start")
+        carol.expect(r"^error: cpu:classic cannot play here \(.*\) and forfeits$")
+        carol.expect(r"^Game won by carol\.$")
+        status, record = server.http_get("/records/bohnduell/101")
+        assert '[Termination "cpu failure"]' in record and '[Result "0-1"]' in record, record
+        assert server.stop() == 0
+    finally:
+        if server.alive():
+            server.kill()
+
+
 run_tests([test_challenge_to_the_end, test_table_join_start_to_the_end,
-           test_decline_draw_undo_queued_resign_and_clock])
+           test_decline_draw_undo_queued_resign_and_clock, test_a_cpu_that_cannot_play_forfeits])

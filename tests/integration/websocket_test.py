@@ -20,8 +20,8 @@ def test_websocket_against_cpu():
         replies, _ = ws.command("/open bohnduell supply=7")
         assert replies[0]["type"] == "table" and replies[0]["board"] == 101, replies
         assert replies[0]["seats"][1] == {"seat": 2, "label": "B", "kind": "free", "name": ""}
-        replies, _ = ws.command("/join cpu:random 2")
-        assert replies[0]["seats"][1]["kind"] == "cpu", replies
+        replies, _ = ws.command("/join cpu:1 2")
+        assert replies[0]["seats"][1] == {"seat": 2, "label": "B", "kind": "cpu", "name": "1"}, replies
         replies, _ = ws.command("/join 1")
         assert replies[0]["seats"][0] == {"seat": 1, "label": "A", "kind": "user",
                                           "name": "wendy"}, replies
@@ -31,7 +31,7 @@ def test_websocket_against_cpu():
         replies, _ = ws.command("/option start=1")
         replies, others = ws.command("/start")
         start = replies[0]
-        assert start["type"] == "start" and start["players"] == ["wendy", "cpu:random"], start
+        assert start["type"] == "start" and start["players"] == ["wendy", "cpu:1"], start
         assert start["rated"] is True
         moves = []
         over = None
@@ -58,7 +58,7 @@ def test_websocket_against_cpu():
                 break
         all_moves = [e for e in ws.events if e["type"] == "move"]
         assert [e["ply"] for e in all_moves] == list(range(1, len(all_moves) + 1))
-        assert any(e["user"] == "cpu:random" and e["auto"] for e in all_moves)
+        assert any(e["user"] == "cpu:1" and e["auto"] for e in all_moves)
         assert over["reason"] == "rules" and over["result"] in ("1-0", "0-1", "1/2-1/2"), over
         assert len(over["ratings"]) == 2, over
         # The spectator saw every move, in order.
@@ -69,7 +69,7 @@ def test_websocket_against_cpu():
         assert replies[0]["type"] == "board" and "Summary of BohnDuell Board 101" in replies[0]["page"]
         replies, _ = ws.command("standings bohnduell")
         players = sorted(i["player"] for i in replies[0]["items"])
-        assert players == ["cpu:random", "wendy"], replies
+        assert players == ["cpu:1", "wendy"], replies
         assert server.stop() == 0
     finally:
         if server.alive():
@@ -100,14 +100,14 @@ def test_websocket_biloba_four_seats_three_cpu():
         table = replies[0]
         assert table["type"] == "table" and len(table["seats"]) == 4, table
         assert [s["label"] for s in table["seats"]] == ["O", "B", "R", "G"], table
-        for seat in (2, 3, 4):
-            replies, _ = ws.command(f"/join cpu:random {seat}")
+        for seat, level in ((2, "random"), (3, "greedy"), (4, "random")):
+            replies, _ = ws.command(f"/join cpu:{level} {seat}")
             assert replies[0]["type"] == "table", replies
         ws.command("/join 1")
         replies, _ = ws.command("/start")
         start = replies[0]
         assert start["type"] == "start", start
-        assert start["players"] == ["bianca", "cpu:random", "cpu:random", "cpu:random"], start
+        assert start["players"] == ["bianca", "cpu:random", "cpu:greedy", "cpu:random"], start
         assert start["rated"] is False  # ratings are for two-player games
         my_moves = 0
         while True:
@@ -138,7 +138,7 @@ def test_websocket_biloba_four_seats_three_cpu():
         assert abs(sum(over["returns"]) - 1) < 1e-9, over
         status, record = server.http_get("/records/biloba/101")
         assert status == 200 and '[Game "biloba"]' in record, record
-        assert '[Seats "bianca,cpu:random,cpu:random,cpu:random"]' in record, record
+        assert '[Seats "bianca,cpu:random,cpu:greedy,cpu:random"]' in record, record
         assert over["result"] == record.split('[Result "')[1].split('"')[0], (over, record)
         assert server.stop() == 0
     finally:

@@ -33,8 +33,7 @@ bool expect_same_pages(const std::string& spec, int plies, std::uint64_t seed,
     state->apply(m);
   }
   const auto& ph = dynamic_cast<const phutball::PhutballState&>(*state);
-  const std::string status =
-      state->is_terminal() ? "Game won by somebody." : "It is alice's turn.";
+  const std::string status = state->is_terminal() ? "Game won by somebody." : "It is alice's turn.";
 
   PageInput in;
   in.title = "Summary of Phutball Board 101";
@@ -50,8 +49,8 @@ bool expect_same_pages(const std::string& spec, int plies, std::uint64_t seed,
   info.userids = {"alice", "bob"};
   info.moves = texts;
   info.status = status;
-  EXPECT_EQ(board_page(*state, in), phutball::board_page(ph.rules(), ph.position(),
-                                                         ph.outcome(), info))
+  EXPECT_EQ(board_page(*state, in),
+            phutball::board_page(ph.rules(), ph.position(), ph.outcome(), info))
       << spec << " seed " << seed << " after " << texts.size() << " plies";
   return state->is_terminal();
 }
@@ -63,12 +62,12 @@ TEST(BoardPagePhutball, SameAsThePhutballModulesPage) {
     expect_same_pages("phutball(handicap=0.5)", static_cast<int>(seed * 5), seed);
   }
   // TV-18: the ball leaves the board over row 19; the whole move list is shown.
-  const std::vector<std::string> tv18 = {"H11", "A1",  "H13", "A3", "H15", "A5",
-                                         "H17", "A7",  "H19", "A9", "H10-H12-H14-H16-H18-H20"};
+  const std::vector<std::string> tv18 = {
+      "H11", "A1", "H13", "A3", "H15", "A5", "H17", "A7", "H19", "A9", "H10-H12-H14-H16-H18-H20"};
   ended += expect_same_pages("phutball", 20, 1, tv18);
   // Eks wins over row 1 on a 20-row board.
-  const std::vector<std::string> eks = {"A20", "H9", "A18", "H7", "A16", "H5", "A14", "H3",
-                                        "A12", "H2", "H10-H8-H6-H4-H1"};
+  const std::vector<std::string> eks = {
+      "A20", "H9", "A18", "H7", "A16", "H5", "A14", "H3", "A12", "H2", "H10-H8-H6-H4-H1"};
   ended += expect_same_pages("phutball(handicap=0.5)", 20, 1, eks);
   EXPECT_EQ(ended, 2);
 }

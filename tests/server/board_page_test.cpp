@@ -25,8 +25,8 @@ TEST(BoardPage, GoldenMoveTableOfTv18WholeList) {
   in.title = "Summary of Phutball Board 102";
   in.status_line = "Game won by alice.";
   in.players = {"alice", "bob"};
-  const char* plies[] = {"H11", "A1", "H13", "A3", "H15", "A5",
-                         "H17", "A7", "H19", "A9", "H10-H12-H14-H16-H18-H20"};
+  const char* plies[] = {
+      "H11", "A1", "H13", "A3", "H15", "A5", "H17", "A7", "H19", "A9", "H10-H12-H14-H16-H18-H20"};
   int seat = 0;
   for (const char* p : plies) {
     in.moves.push_back({p, seat, false});
@@ -55,7 +55,8 @@ TEST(BoardPage, RunningGameShowsLastFourRowsLongMovesWrapAndSkippedTurns) {
   in.players = {"alice", "bob"};
   // alice moves twice in a row at plies 3-4 (bob passed): bob's cell shows "--".
   int seats[] = {0, 1, 0, 0, 1, 0, 1, 0, 1, 0};
-  for (int i = 0; i < 10; ++i) in.moves.push_back({"S" + std::to_string(i % 4 + 1), seats[i], false});
+  for (int i = 0; i < 10; ++i)
+    in.moves.push_back({std::string(1, 'S').append(std::to_string(i % 4 + 1)), seats[i], false});
   in.moves[7].text = "H10-H12-H14-H16-H18";  // 19 characters: pushes its partner down
   in.moves[9].automatic = true;
   const std::string page = board_page(*state, in);
@@ -63,11 +64,8 @@ TEST(BoardPage, RunningGameShowsLastFourRowsLongMovesWrapAndSkippedTurns) {
   EXPECT_EQ(table_part(page),
             "    A                    B\n"
             "    alice                bob\n" +
-                row("  4 S4", "  5 S1") + "\n" +
-                row("  6 S2", "  7 S3") + "\n" +
-                "  8 H10-H12-H14-H16-H18\n" +
-                row("", "  9 S1") + "\n" +
-                " 10 S2 (Auto)\n");
+                row("  4 S4", "  5 S1") + "\n" + row("  6 S2", "  7 S3") + "\n" +
+                "  8 H10-H12-H14-H16-H18\n" + row("", "  9 S1") + "\n" + " 10 S2 (Auto)\n");
   // Rows 1-3 (plies 1-3, and the "--" of bob's skipped turn) are left out while running.
   EXPECT_EQ(page.find("  1 S1"), std::string::npos);
   in.full_list = true;

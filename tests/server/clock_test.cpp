@@ -20,8 +20,8 @@ TEST(GameClock, ParsesTheThreeForms) {
 }
 
 TEST(GameClock, RejectsBadForms) {
-  for (const char* bad : {"", "fast", "move:", "move:0", "move:-5", "fischer:10+x",
-                          "fischer:+5", "move:99999999999", "fischer:10+100000"}) {
+  for (const char* bad : {"", "fast", "move:", "move:0", "move:-5", "fischer:10+x", "fischer:+5",
+                          "move:99999999999", "fischer:10+100000"}) {
     EXPECT_THROW(parse_clock(bad), std::invalid_argument) << bad;
   }
 }
