@@ -26,13 +26,13 @@ for game in $games; do
       done
       ;;
     biloba)
-      for level in 1 2 3 4 5; do
-        run match biloba $level random --games 200 --threads 2 --seed 1 --max-plies 1000
-      done
-      run match biloba 3 classic --games 200 --threads 2 --seed 1 --max-plies 1000
       run match biloba 5 classic --games 200 --threads 2 --seed 1 --max-plies 1000
       run match 'biloba(players=4)' 5 classic classic classic --games 100 --threads 2 --seed 1 \
         --max-plies 2000
+      run match biloba 3 classic --games 200 --threads 2 --seed 1 --max-plies 1000
+      for level in 1 2 3 4 5; do
+        run match biloba $level random --games 200 --threads 2 --seed 1 --max-plies 1000
+      done
       ;;
     phutball)
       for level in 1 2 3 4 5; do

@@ -129,6 +129,7 @@ MatchResult run_match(const MatchConfig& config) {
       try {
         GameOutcome g = play_one(config, i);
         std::lock_guard<std::mutex> lock(mu);
+        if (config.on_game) config.on_game(g);
         games[static_cast<std::size_t>(i)] = std::move(g);
         ++done;
         if (config.progress) config.progress(done, config.games);

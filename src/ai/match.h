@@ -13,6 +13,8 @@
 
 namespace plateau::ai {
 
+struct GameOutcome;
+
 struct MatchConfig {
   std::shared_ptr<const Game> game;
   std::vector<std::string> bots;  // one bot name per seat (game g seats bots[(s + g) % n] at s)
@@ -28,6 +30,9 @@ struct MatchConfig {
   // Called after each finished game with (games finished, games total), from any thread but
   // never concurrently.
   std::function<void(int, int)> progress;
+  // Called with each finished game as soon as it ends (same threading guarantee), e.g. to save
+  // its record at once so that an interrupted match keeps its games.
+  std::function<void(const GameOutcome&)> on_game;
 };
 
 struct GameOutcome {

@@ -47,6 +47,16 @@ void run_match_command(const MatchOptions& opt) {
             << opt.games << " games, seats rotated, seed " << opt.seed;
   if (opt.opening_plies > 0) std::cout << ", " << opt.opening_plies << " random opening plies";
   std::cout << "\n" << std::flush;
+  // Records are written as games end, so that an interrupted match keeps them.
+  if (!opt.records.empty()) std::filesystem::create_directories(opt.records);
+  config.on_game = [&opt](const ai::GameOutcome& g) {
+    if (opt.records.empty()) return;
+    char name[32];
+    std::snprintf(name, sizeof name, "game-%04d.record", g.index + 1);
+    std::ofstream out(std::filesystem::path(opt.records) / name);
+    out << g.record;
+    if (!out) throw UsageError("cannot write records into '" + opt.records + "'");
+  };
   ProgressBar bar("playing", static_cast<std::uint64_t>(opt.games), "games");
   config.progress = [&bar](int done, int) { bar.update(static_cast<std::uint64_t>(done)); };
   ai::MatchResult result = ai::run_match(config);
@@ -68,14 +78,6 @@ void run_match_command(const MatchOptions& opt) {
                 ai::format_elo(result.elo).c_str(), 100.0 * result.elo.score, result.elo.games);
   }
   if (!opt.records.empty()) {
-    std::filesystem::create_directories(opt.records);
-    for (const ai::GameOutcome& g : result.games) {
-      char name[32];
-      std::snprintf(name, sizeof name, "game-%04d.record", g.index + 1);
-      std::ofstream out(std::filesystem::path(opt.records) / name);
-      out << g.record;
-      if (!out) throw UsageError("cannot write records into '" + opt.records + "'");
-    }
     std::cout << "Records: " << opt.records << "/game-0001.record .. game-"
               << (opt.games < 10000 ? std::string(4 - std::to_string(opt.games).size(), '0')
                                     : std::string())
