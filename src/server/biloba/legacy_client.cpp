@@ -230,8 +230,15 @@ void LegacyClient::say(const std::string& text) {
 std::optional<std::pair<int, std::string>> LegacyClient::poll_chat(
     std::chrono::milliseconds wait) {
   if (!chat_ || !chat_->readable(wait)) return std::nullopt;
-  const int seat = chat_->read_int();
-  return std::make_pair(seat, chat_->read_string());
+  try {
+    const int seat = chat_->read_int();
+    return std::make_pair(seat, chat_->read_string());
+  } catch (const std::exception&) {
+    // The server closes talk connections when the game ends: chat is over, the game is not.
+    chat_->close();
+    chat_.reset();
+    return std::nullopt;
+  }
 }
 
 void LegacyClient::close() {

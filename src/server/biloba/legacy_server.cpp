@@ -145,9 +145,11 @@ class Session : public std::enable_shared_from_this<Session> {
   std::vector<bool> owns;  // seats this connection plays
 
   // True when a move not from this connection is waiting for it (own moves are skipped).
-  bool has_pending(const Game& g) {
+  bool has_pending(const Game& g) { return !has_received(g, g.moves.size()); }
+  // True when the first n moves have been delivered to (or were sent by) this connection.
+  bool has_received(const Game& g, std::size_t n) {
     while (cursor < g.moves.size() && owns[g.moves[cursor].seat]) ++cursor;
-    return cursor < g.moves.size();
+    return cursor >= n;
   }
 
  private:
@@ -185,9 +187,11 @@ class Session : public std::enable_shared_from_this<Session> {
     boost::system::error_code ec;
     co_await t.async_wait(asio::redirect_error(use_awaitable, ec));
   }
-  bool all_received(const Game& g) {
+  // True when every other connection has received the first n moves (a connection never
+  // waits for itself: its own pending moves are read by its next 'r').
+  bool others_received(const Game& g, std::size_t n) {
     for (Session* m : g.members) {
-      if (m->has_pending(g)) return false;
+      if (m != this && !m->has_received(g, n)) return false;
     }
     return true;
   }
@@ -356,17 +360,17 @@ awaitable<void> Session::setup_new() {
   g->id = id;
   g->name = name;
   g->players = static_cast<int>(details.size());
-  int network_seats = 0;
+  int remote_seats = 0;  // network seats, and Plateau CPU seats (played by this server)
   for (const SeatDetail& d : details) {
     g->types.push_back(d.type);
     const bool network = d.type == SeatType::kNetwork;
-    network_seats += network ? 1 : 0;
+    remote_seats += network || d.type == SeatType::kAi ? 1 : 0;
     g->names.push_back(network ? std::string() : d.name);
     g->filled.push_back(!network);
     g->reserved.push_back(nullptr);
   }
-  // A game needs a network seat; Plateau also needs 2..4 seats to run the rules.
-  if (network_seats == 0 || g->players < 2) {
+  // A game needs a seat played elsewhere; Plateau also needs 2..4 seats to run the rules.
+  if (remote_seats == 0 || g->players < 2) {
     log("   ERROR: could not get a spot for another player");
     out.clear();
     put_string(out, "ERROR");
@@ -610,8 +614,9 @@ awaitable<bool> Session::send_move(bool quit) {
     co_return false;
   }
   no_deadline();
-  while (!g.killed && !all_received(g)) co_await wait_wake();
+  while (!g.killed && !others_received(g, g.moves.size())) co_await wait_wake();
   if (g.killed) co_return false;
+  const std::size_t index = g.moves.size();
   if (!retry) {
     server_->append(g, Click{seat, x, y});
     log(" < game " + std::to_string(g.id) + ": player " + std::to_string(seat) +
@@ -620,7 +625,9 @@ awaitable<bool> Session::send_move(bool quit) {
     server_->notify(g);
   }
   if (leave) co_return false;
-  while (!g.killed && !all_received(g) && socket_.is_open()) co_await wait_wake();
+  while (!retry && !g.killed && !others_received(g, index + 1) && socket_.is_open()) {
+    co_await wait_wake();
+  }
   co_return !g.killed;
 }
 
