@@ -1,6 +1,13 @@
 #include "ai/bot.h"
 
+#include <optional>
+
+#include "ai/alphabeta.h"
+#include "ai/greedy.h"
+#include "ai/levels.h"
+#include "ai/mcts.h"
 #include "core/error.h"
+#include "core/game.h"
 #include "core/random.h"
 #include "core/text.h"
 
@@ -21,14 +28,102 @@ class RandomBot : public Bot {
   Rng rng_;
 };
 
+class GreedyBot : public Bot {
+ public:
+  explicit GreedyBot(std::uint64_t seed) : rng_(seed) {}
+  std::string name() const override { return "greedy"; }
+  Move choose_move(const State& state) override { return analyse(state).best; }
+  ai::SearchResult analyse(const State& state) override { return ai::greedy_move(state, rng_); }
+
+ private:
+  Rng rng_;
+};
+
+// A game's own built-in player (State::builtin_player_move), e.g. Biloba's `classic`.
+class BuiltinBot : public Bot {
+ public:
+  BuiltinBot(std::string player, std::uint64_t seed) : player_(std::move(player)), rng_(seed) {}
+  std::string name() const override { return player_; }
+  Move choose_move(const State& state) override {
+    if (auto m = state.builtin_player_move(player_, rng_)) return *m;
+    throw OptionError(state.game()->name() + " has no '" + player_ + "' player");
+  }
+
+ private:
+  std::string player_;
+  Rng rng_;
+};
+
+// Levels 1-5: the search of levels.h for the game of the state, created on first use (and
+// again if the bot is handed a different game).
+class LevelBot : public Bot {
+ public:
+  LevelBot(int level, const BotOptions& options) : level_(level), options_(options) {}
+  std::string name() const override { return std::to_string(level_); }
+  Move choose_move(const State& state) override { return analyse(state).best; }
+
+  ai::SearchResult analyse(const State& state) override {
+    const std::string spec = state.game()->spec();
+    if (spec != spec_) {
+      spec_ = spec;
+      spec_level_ = ai::level_spec(state.game()->name(), state.game()->num_seats(), level_);
+      mcts_.reset();
+      alphabeta_.reset();
+      if (spec_level_.algorithm == ai::Algorithm::kMcts) {
+        ai::MctsOptions o = spec_level_.mcts;
+        o.seed = options_.seed;
+        mcts_ = std::make_unique<ai::Mcts>(o);
+      } else {
+        alphabeta_ = std::make_unique<ai::AlphaBeta>(spec_level_.alphabeta);
+      }
+    }
+    ai::SearchLimits limits;
+    limits.budget = spec_level_.budget;
+    limits.movetime_ms = options_.movetime_ms;
+    limits.clock = options_.clock;
+    return mcts_ ? mcts_->search(state, limits) : alphabeta_->search(state, limits);
+  }
+
+ private:
+  int level_;
+  BotOptions options_;
+  std::string spec_;
+  ai::LevelSpec spec_level_;
+  std::unique_ptr<ai::Mcts> mcts_;
+  std::unique_ptr<ai::AlphaBeta> alphabeta_;
+};
+
+std::optional<int> level_of(const std::string& key) {
+  std::string digits = key;
+  if (starts_with(digits, "level")) digits = digits.substr(5);
+  if (digits.size() == 1 && digits[0] >= '1' && digits[0] <= '5') return digits[0] - '0';
+  return std::nullopt;
+}
+
 }  // namespace
 
-bool is_bot_name(std::string_view name) { return to_lower(trim(name)) == "random"; }
+std::string bot_names() {
+  return "random, greedy, classic (biloba), 1, 2, 3, 4, 5 (or level1..level5)";
+}
+
+bool is_bot_name(std::string_view name) {
+  const std::string key = to_lower(trim(name));
+  return key == "random" || key == "greedy" || key == "classic" || level_of(key).has_value();
+}
 
 std::unique_ptr<Bot> make_bot(std::string_view name, std::uint64_t seed) {
+  BotOptions options;
+  options.seed = seed;
+  return make_bot(name, options);
+}
+
+std::unique_ptr<Bot> make_bot(std::string_view name, const BotOptions& options) {
   const std::string key = to_lower(trim(name));
-  if (key == "random") return std::make_unique<RandomBot>(seed);
-  throw OptionError("unknown bot '" + std::string(trim(name)) + "'; bots are: random");
+  if (key == "random") return std::make_unique<RandomBot>(options.seed);
+  if (key == "greedy") return std::make_unique<GreedyBot>(options.seed);
+  if (key == "classic") return std::make_unique<BuiltinBot>(key, options.seed);
+  if (auto level = level_of(key)) return std::make_unique<LevelBot>(*level, options);
+  throw OptionError("unknown bot '" + std::string(trim(name)) + "'; bots are: " + bot_names());
 }
 
 }  // namespace plateau

@@ -1,11 +1,16 @@
 #pragma once
-// Bots: something that picks a move for the seat to move (DESIGN.md §4). Only `random` exists
-// so far; search-based levels come with the AI issue and register in make_bot().
+// Bots: something that picks a move for the seat to move (DESIGN.md §4). A bot is a search plus
+// settings: `random`, `greedy` (best immediate evaluation), levels `1`..`5` (per-game searches
+// of fixed budgets, see levels.h), and `classic` where a game provides a replica of an
+// original program's computer player.
 #include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "ai/limits.h"
+#include "ai/search_result.h"
 #include "core/state.h"
 
 namespace plateau {
@@ -13,18 +18,39 @@ namespace plateau {
 class Bot {
  public:
   virtual ~Bot() = default;
-  // The bot's name as given to make_bot ("random").
+  // The bot's name as given to make_bot, lower case ("random", "3").
   virtual std::string name() const = 0;
   // A move for the seat to move; `state` must not be terminal. Deterministic for a given seed
-  // and sequence of calls.
+  // and sequence of calls (unless a movetime cap cuts a search short).
   virtual Move choose_move(const State& state) = 0;
+  // The move with the bot's evaluation and expected line (plateau analyse). Default: the move
+  // of choose_move with no evaluation.
+  virtual ai::SearchResult analyse(const State& state) {
+    ai::SearchResult r;
+    r.best = choose_move(state);
+    r.pv = {r.best};
+    return r;
+  }
 };
 
-// Creates a bot by name. Accepted: "random" (uniform over legal_moves()). Throws OptionError
-// listing the accepted names for anything else.
+struct BotOptions {
+  std::uint64_t seed = 0;
+  // Wall-clock cap per move in milliseconds (0 = none): the bot answers within it plus 50 ms.
+  std::int64_t movetime_ms = 0;
+  // Clock for the cap (default: the steady clock); tests inject their own.
+  ai::Clock clock;
+};
+
+// Creates a bot by name: "random" (uniform over legal_moves()), "greedy", "1".."5" (also
+// "level1".."level5"), "classic". Throws OptionError listing the accepted names for anything
+// else.
 std::unique_ptr<Bot> make_bot(std::string_view name, std::uint64_t seed);
+std::unique_ptr<Bot> make_bot(std::string_view name, const BotOptions& options);
 
 // True if `name` is a bot make_bot accepts.
 bool is_bot_name(std::string_view name);
+
+// The accepted bot names, for messages: "random, greedy, classic, 1, 2, 3, 4, 5".
+std::string bot_names();
 
 }  // namespace plateau

@@ -29,5 +29,8 @@ void add_moves_command(CLI::App& app);
 void add_board_command(CLI::App& app);
 void add_perft_command(CLI::App& app);
 void add_play_command(CLI::App& app);
+void add_match_command(CLI::App& app);
+void add_analyse_command(CLI::App& app);
+void add_solve_command(CLI::App& app);
 
 }  // namespace plateau::cli

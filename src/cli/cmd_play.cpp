@@ -20,6 +20,7 @@ struct PlayOptions {
   std::string record;
   std::string save;
   std::uint64_t seed = 0;
+  std::int64_t movetime = 0;
 };
 
 std::string today() {
@@ -59,9 +60,13 @@ void run_play(const PlayOptions& opt) {
   for (int s = 0; s < n; ++s) {
     if (kinds[s] == "human") continue;
     if (!is_bot_name(kinds[s])) {
-      throw UsageError("bad seat '" + kinds[s] + "': expected human or a bot (random)");
+      throw UsageError("bad seat '" + kinds[s] + "': expected human or a bot (" + bot_names() +
+                       ")");
     }
-    bots[s] = make_bot(kinds[s], opt.seed + static_cast<std::uint64_t>(s));
+    BotOptions bo;
+    bo.seed = opt.seed + static_cast<std::uint64_t>(s);
+    bo.movetime_ms = opt.movetime;
+    bots[s] = make_bot(kinds[s], bo);
   }
   std::vector<std::string> names = g.seats;
   if (!opt.names.empty()) {
@@ -159,12 +164,14 @@ void add_play_command(CLI::App& app) {
   auto opt = std::make_shared<PlayOptions>();
   auto* cmd = app.add_subcommand("play", "Play a game in the terminal (people and bots)");
   cmd->add_option("GAME", opt->game, "Game spec, e.g. bohnduell")->required();
-  cmd->add_option("--seats", opt->seats, "Who plays each seat, in seat order: human or random")
+  cmd->add_option("--seats", opt->seats, "Who plays each seat, in seat order: human or a bot (random, greedy, 1..5)")
       ->capture_default_str();
   cmd->add_option("--names", opt->names, "Player names by seat, comma-separated");
   cmd->add_option("--record", opt->record, "Continue from this record ('-' = standard input)");
   cmd->add_option("--save", opt->save, "Where to save the record (default GAME-DATE-TIME.record)");
   cmd->add_option("--seed", opt->seed, "Seed for the bots")->capture_default_str();
+  cmd->add_option("--movetime", opt->movetime, "Cap per bot move in milliseconds (0 = none)")
+      ->check(CLI::NonNegativeNumber);
   cmd->footer("Example: plateau play bohnduell --seats human,random --save mygame.record");
   cmd->callback([opt] { run_play(*opt); });
 }

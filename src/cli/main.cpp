@@ -16,6 +16,9 @@ int main(int argc, char** argv) {
   plateau::cli::add_board_command(app);
   plateau::cli::add_perft_command(app);
   plateau::cli::add_play_command(app);
+  plateau::cli::add_match_command(app);
+  plateau::cli::add_analyse_command(app);
+  plateau::cli::add_solve_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -3,12 +3,15 @@
 // (Zobrist) and serialisable. It answers whose turn it is, the legal moves, applies moves, gives
 // per-seat results, prints the text board, and drives step-by-step move input for people.
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/move.h"
+#include "core/random.h"
 
 namespace plateau {
 
@@ -79,8 +82,59 @@ class State {
   // Same game, same position and history-relevant data.
   virtual bool equals(const State& other) const = 0;
 
+  // ---- Optional hooks for the AI (DESIGN.md §4). Games override what only they know; the
+  // defaults below are correct for any game, just slower or weaker.
+
+  // Heuristic value of the position for every seat: one number per seat in [0, 1], larger is
+  // better (an estimate of the seat's return). Terminal states MUST give returns(). Default: the
+  // returns when terminal, otherwise an equal share 1/num_seats for everyone.
+  virtual std::vector<double> evaluate() const;
+  // One move for a fast random playout (MCTS); `state` must not be terminal. Default: uniform
+  // over legal_moves(). Games may bias it (prefer captures, avoid suicide) or return a move
+  // that is not in legal_moves() but is in distinct_moves().
+  virtual Move playout_move(Rng& rng) const {
+    std::vector<Move> moves = legal_moves();
+    return moves[rng.below(static_cast<std::uint32_t>(moves.size()))];
+  }
+  // Reorders `moves` (a subset of distinct_moves() of this state) so that the moves most likely
+  // to be best come first; alpha-beta and MCTS expansion follow this order. Must be
+  // deterministic. Default: leaves the order unchanged.
+  virtual void order_moves(std::vector<Move>& moves) const { (void)moves; }
+  // A move that ends the game this turn with a win for the seat to move, if the game can find
+  // one quickly and exactly (Phutball: a jump path over the goal line). std::nullopt means "none
+  // found", which is only a proof of "no win" where the game's documentation says so. Default:
+  // std::nullopt (searches discover wins by themselves).
+  virtual std::optional<Move> find_winning_move() const { return std::nullopt; }
+  // Exact values of every move of distinct_moves() (same order) for the seat to move, under
+  // perfect play by everyone: the game's own integer scale (BohnDuell: the final store margin),
+  // > 0 a win, 0 a draw, < 0 a loss; larger is better. std::nullopt when the game cannot solve
+  // this position within `node_budget` nodes or before `stop()` returns true (may be empty).
+  // Default: std::nullopt (no exact solver).
+  virtual std::optional<std::vector<int>> exact_move_values(
+      std::uint64_t node_budget, const std::function<bool()>& stop) const {
+    (void)node_budget;
+    (void)stop;
+    return std::nullopt;
+  }
+
+  // A move chosen by one of the game's own built-in players, by name (Biloba: "classic", the
+  // replica of biloba 0.9.3's computer player, specs/biloba.md §14), drawing any randomness
+  // from `rng`; `state` must not be terminal. std::nullopt if the game has no player of that
+  // name. Default: std::nullopt.
+  virtual std::optional<Move> builtin_player_move(std::string_view player, Rng& rng) const {
+    (void)player;
+    (void)rng;
+    return std::nullopt;
+  }
+
   // Parses and applies `text`; throws RuleError (state unchanged) if it is not legal here.
   void apply_text(std::string_view text) { apply(parse_move(text)); }
 };
+
+inline std::vector<double> State::evaluate() const {
+  if (is_terminal()) return returns();
+  const std::size_t n = returns().size();
+  return std::vector<double>(n, n == 0 ? 0.0 : 1.0 / static_cast<double>(n));
+}
 
 }  // namespace plateau

@@ -105,5 +105,43 @@ grep -q 'Illegal: H1 is not legal: bowl A1 holds 0 balls, a harvest needs exactl
 check "illegal move explained" "0" "$?"
 check "undo then S3 recorded" "A:S3" "$(sed -n '$p' "$tmp/h.record" | cut -d' ' -f1)"
 
+# The AI commands (docs/AI.md).
+check "solve supply 8" "$(printf 'Reachable positions: 34206\nStart value (first player'"'"'s final margin): 0\nMove values: S1 -9, S2 -6, S3 -2, S4 0\nBest first moves: S4')" \
+  "$("$plateau" solve bohnduell --supply 8 --no-save 2>/dev/null | sed -e 's/ (.* s)$//' | grep -v '^Solving')"
+check "solve header states the memory bound" "Solving bohnduell(supply=8): 1287 side tuples, table 1656369 bytes; memory bound 1.9 MB (table 1.7 MB + index 0.2 MB)" \
+  "$("$plateau" solve bohnduell --supply 8 --no-save 2>/dev/null | head -1)"
+check "solve writes a table" "Table written to $tmp/t8.table (1.7 MB)" \
+  "$("$plateau" solve bohnduell --supply 8 --out "$tmp/t8.table" 2>/dev/null | tail -1)"
+check "solve loads a table" "Best first moves: S4" \
+  "$("$plateau" solve 'bohnduell(supply=8)' --table "$tmp/t8.table" 2>/dev/null | tail -1)"
+expected_match='Match bohnduell(supply=6): 5 vs random, 4 games, seats rotated, seed 1
+bot         seats   wins  draws losses   points   score
+5               4      4      0      0      4.0  100.0%
+random          4      0      0      4      0.0    0.0%
+Elo 5 - random: +inf [+inf, +inf] (95%), score 100.0% over 4 games
+Records: '"$tmp"'/mr/game-0001.record .. game-0004.record'
+check "match" "$expected_match" "$("$plateau" match 'bohnduell(supply=6)' 5 random --games 4 --threads 2 --records "$tmp/mr" 2>/dev/null)"
+check "match record seats rotated" '[Seats "random,5"]' "$(grep Seats "$tmp/mr/game-0002.record")"
+check "match record replays" "" "$("$plateau" moves 'bohnduell(supply=6)' --record "$tmp/mr/game-0003.record")"
+bad "solve other games" "plateau: no exact solver for phutball: only bohnduell can be solved" solve phutball
+check "classic in a match" "classic         2      2      0      0      2.0  100.0%" \
+  "$("$plateau" match biloba classic random --games 2 --records '' 2>/dev/null | sed -n 3p)"
+bad "classic needs biloba" "plateau: bohnduell has no 'classic' player" match bohnduell classic random --games 1 --records ''
+bad "match unknown bot" "plateau: unknown bot '7'; bots are: random, greedy, classic (biloba), 1, 2, 3, 4, 5 (or level1..level5)" match bohnduell 1 7
+bad "match seat count" "plateau: bohnduell has 2 seats: give 2 bots, not 3" match bohnduell 1 2 3 --records ''
+
+printf '[Game "bohnduell"]\n[Options "supply=8"]\nA:S4 B:S4\n' > "$tmp/a.record"
+expected_analysis='Position after 2 moves, A to move.
+Best move: S4
+Evaluation: 0.500 expected return for A (exact, value 0)
+Principal line: A:S4 B:S4 A:S4 B:S4 A:S1 B:S4 A:H4 B:S3 A:S4 B:S4 A:H1 B:S4
+Search: exact value 0 (bot 5)'
+check "analyse level 5" "$expected_analysis" "$("$plateau" analyse bohnduell --record "$tmp/a.record")"
+check "analyse greedy" "Best move: S1" "$("$plateau" analyse bohnduell --record "$tmp/a.record" --bot greedy | sed -n 2p)"
+
+"$plateau" play 'bohnduell(supply=4)' --seats 5,greedy --save "$tmp/p.record" < /dev/null > "$tmp/p.out"
+check "play with a level and a bot name" "A:S4 B:S1 A:S4 B:pass A:S3" "$(sed -n '$p' "$tmp/p.record")"
+bad "play with an unknown bot" "plateau: bad seat 'expert': expected human or a bot (random, greedy, classic (biloba), 1, 2, 3, 4, 5 (or level1..level5))" play bohnduell --seats human,expert
+
 if [ $failures -ne 0 ]; then echo "$failures failure(s)"; exit 1; fi
 echo "all cli checks passed"

@@ -91,6 +91,13 @@ class BilobaState : public State {
   std::uint64_t hash() const override;
   bool equals(const State& other) const override;
 
+  // AI hooks (core/state.h), in biloba_ai.cpp: pawns and threatened pawns as evaluation,
+  // captures first as move order and playout bias, and the `classic` player (§14).
+  std::vector<double> evaluate() const override;
+  void order_moves(std::vector<Move>& moves) const override;
+  Move playout_move(Rng& rng) const override;
+  std::optional<Move> builtin_player_move(std::string_view player, Rng& rng) const override;
+
   const Position& position() const { return pos_; }
   Outcome outcome() const { return outcome_; }
   // The winning seat when outcome() is kWin, else -1.

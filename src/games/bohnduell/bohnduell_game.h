@@ -57,6 +57,16 @@ class BohnDuellState : public State {
   std::uint64_t hash() const override;
   bool equals(const State& other) const override;
 
+  // AI hooks (core/state.h). bohnduell_eval.cpp: the store margin plus the worth of balls in
+  // play as evaluation, captures first as move order and playout bias. bohnduell_exact.cpp:
+  // exact move values (the final store margin) from a solved table (bohnduell_solver.h) or by
+  // exact search.
+  std::vector<double> evaluate() const override;
+  Move playout_move(Rng& rng) const override;
+  void order_moves(std::vector<Move>& moves) const override;
+  std::optional<std::vector<int>> exact_move_values(
+      std::uint64_t node_budget, const std::function<bool()>& stop) const override;
+
   const Position& position() const { return pos_; }
   const Rules& rules() const { return game_->rules(); }
 

@@ -104,6 +104,15 @@ class PhutballState : public State {
   // Same options, position, ply count and (with a repetition option) history.
   bool equals(const State& other) const override;
 
+  // AI hooks (core/state.h), in phutball_ai.cpp: the exact win-in-one search (§13.2; no node
+  // budget, so "none" is a proof), an evaluation from the ball's progress and the mover's best
+  // jump, winning and advancing jumps then placements near the ball as move order, and a
+  // playout policy that takes wins and places near the ball.
+  std::optional<Move> find_winning_move() const override;
+  std::vector<double> evaluate() const override;
+  void order_moves(std::vector<Move>& moves) const override;
+  Move playout_move(Rng& rng) const override;
+
   const Position& position() const { return pos_; }
   const Rules& rules() const { return game_->rules(); }
   Outcome outcome() const { return outcome_; }

@@ -1,0 +1,362 @@
+#include "ai/alphabeta.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "core/game.h"
+
+namespace plateau::ai {
+
+namespace {
+
+constexpr int kInf = std::numeric_limits<int>::max() / 4;
+constexpr int kMateBound = kWinScore - 1000;  // scores beyond this are forced wins/losses
+
+enum Bound : std::uint8_t { kNone = 0, kExact = 1, kLower = 2, kUpper = 3 };
+
+struct TtEntry {
+  std::uint64_t key = 0;
+  std::int32_t score = 0;
+  std::int16_t depth = -1;
+  std::uint8_t bound = kNone;
+  std::uint16_t move_index = 0xFFFF;  // index in the node's ordered move list
+};
+
+int to_tt(int v, int ply) { return v > kMateBound ? v + ply : v < -kMateBound ? v - ply : v; }
+int from_tt(int v, int ply) { return v > kMateBound ? v - ply : v < -kMateBound ? v + ply : v; }
+
+std::vector<Move> ordered_moves(const State& s, std::size_t limit = 0) {
+  std::vector<Move> moves = s.distinct_moves();
+  s.order_moves(moves);
+  if (limit > 0 && moves.size() > limit) moves.resize(limit);
+  return moves;
+}
+
+}  // namespace
+
+int seat_score(const State& state, int seat, int ply) {
+  const auto i = static_cast<std::size_t>(seat);
+  if (state.is_terminal()) {
+    const double r = state.returns()[i];
+    if (r >= 1.0 - 1e-9) return kWinScore - ply;
+    if (r <= 1e-9) return -(kWinScore - ply);
+    return static_cast<int>(std::lround((2.0 * r - 1.0) * kEvalScale));
+  }
+  const double e = state.evaluate()[i];
+  const long v = std::lround((2.0 * e - 1.0) * kEvalScale);
+  return static_cast<int>(std::clamp<long>(v, -kEvalScale, kEvalScale));
+}
+
+double score_to_return(int score) {
+  if (score > kMateBound) return 1.0;
+  if (score < -kMateBound) return 0.0;
+  return std::clamp((static_cast<double>(score) / kEvalScale + 1.0) / 2.0, 0.0, 1.0);
+}
+
+struct AlphaBeta::Impl {
+  AlphaBetaOptions opt;
+  std::vector<TtEntry> tt;
+  std::uint64_t tt_mask = 0;
+  int root_seat = 0;
+  int num_seats = 2;
+  std::uint64_t key_salt = 0;
+  std::uint64_t nodes = 0;
+  std::uint64_t budget = 0;
+  const Deadline* deadline = nullptr;
+  bool aborted = false;
+  std::vector<std::array<Move, 2>> killers;
+
+  explicit Impl(AlphaBetaOptions o) : opt(o) {
+    std::size_t n = 1;
+    while (n < opt.tt_entries) n <<= 1;
+    tt.resize(n);
+    tt_mask = n - 1;
+  }
+
+  bool out_of_budget() {
+    ++nodes;
+    if (nodes > budget || ((nodes & 255) == 0 && deadline->expired())) aborted = true;
+    return aborted;
+  }
+
+  // 0: the root seat's side; 1: the others (2 seats: the opponent; more: the coalition).
+  int team(const State& s) const {
+    return s.is_terminal() || s.current_seat() == root_seat ? 0 : 1;
+  }
+  int leaf(const State& s, int ply) const {
+    const int v = seat_score(s, root_seat, ply);
+    return team(s) == 0 ? v : -v;
+  }
+
+  // Child value seen from the parent's team.
+  int child_value(const State& parent, const State& child, int depth, int alpha, int beta,
+                  int ply) {
+    if (team(child) == team(parent)) return negamax(child, depth, alpha, beta, ply);
+    return -negamax(child, depth, -beta, -alpha, ply);
+  }
+
+  int negamax(const State& s, int depth, int alpha, int beta, int ply) {
+    if (out_of_budget()) return 0;
+    if (s.is_terminal()) return leaf(s, ply);
+    if (s.find_winning_move()) return kWinScore - (ply + 1);
+    if (depth <= 0) return leaf(s, ply);
+
+    const std::uint64_t key = s.hash() ^ key_salt;
+    TtEntry& e = tt[key & tt_mask];
+    int tt_move = -1;
+    if (e.key == key && e.bound != kNone) {
+      tt_move = e.move_index == 0xFFFF ? -1 : e.move_index;
+      if (e.depth >= depth) {
+        const int v = from_tt(e.score, ply);
+        if (e.bound == kExact) return v;
+        if (e.bound == kLower && v >= beta) return v;
+        if (e.bound == kUpper && v <= alpha) return v;
+      }
+    }
+    std::vector<Move> moves = ordered_moves(s, opt.max_moves);
+    if (killers.size() <= static_cast<std::size_t>(ply)) killers.resize(ply + 1);
+    // Search order: table move, killer moves, then the game's order.
+    std::vector<int> order;
+    order.reserve(moves.size());
+    if (tt_move >= 0 && tt_move < static_cast<int>(moves.size())) order.push_back(tt_move);
+    for (const Move& k : killers[ply]) {
+      if (k.empty()) continue;
+      for (int i = 0; i < static_cast<int>(moves.size()); ++i) {
+        if (moves[i] == k && std::find(order.begin(), order.end(), i) == order.end()) {
+          order.push_back(i);
+        }
+      }
+    }
+    for (int i = 0; i < static_cast<int>(moves.size()); ++i) {
+      if (std::find(order.begin(), order.end(), i) == order.end()) order.push_back(i);
+    }
+
+    const int alpha0 = alpha;
+    int best = -kInf;
+    int best_i = order.front();
+    for (int i : order) {
+      auto child = s.clone();
+      child->apply(moves[i]);
+      const int v = child_value(s, *child, depth - 1, alpha, beta, ply + 1);
+      if (aborted) return 0;
+      if (v > best) {
+        best = v;
+        best_i = i;
+      }
+      if (v > alpha) alpha = v;
+      if (alpha >= beta) {
+        auto& k = killers[ply];
+        if (!(k[0] == moves[i])) {
+          k[1] = k[0];
+          k[0] = moves[i];
+        }
+        break;
+      }
+    }
+    e.key = key;
+    e.score = to_tt(best, ply);
+    e.depth = static_cast<std::int16_t>(depth);
+    e.bound = best <= alpha0 ? kUpper : best >= beta ? kLower : kExact;
+    e.move_index = static_cast<std::uint16_t>(best_i);
+    return best;
+  }
+
+  // Best-reply search (BRS+). `s` has the root seat to move (or is terminal). Scores are the
+  // root seat's.
+  int brs_max(const State& s, int depth, int alpha, int beta, int ply) {
+    if (out_of_budget()) return 0;
+    if (s.is_terminal() || depth <= 0) return seat_score(s, root_seat, ply);
+    if (s.current_seat() != root_seat) return brs_min(s, depth, alpha, beta, ply, false);
+    int best = -kInf;
+    for (const Move& m : ordered_moves(s, opt.max_moves)) {
+      auto child = s.clone();
+      child->apply(m);
+      const int v = brs_min(*child, depth, alpha, beta, ply + 1, false);
+      if (aborted) return 0;
+      best = std::max(best, v);
+      alpha = std::max(alpha, v);
+      if (alpha >= beta) break;
+    }
+    return best;
+  }
+
+  // The opponents' turns up to the root seat's next turn: exactly one of them (the first not
+  // yet `chosen`) deviates, every other plays its first move in the game's order.
+  int brs_min(const State& s, int depth, int alpha, int beta, int ply, bool chosen) {
+    if (s.is_terminal() || s.current_seat() == root_seat) {
+      return brs_max(s, depth - 1, alpha, beta, ply);
+    }
+    if (out_of_budget()) return 0;
+    std::vector<Move> moves = ordered_moves(s, opt.max_moves);
+    if (chosen) {
+      auto child = s.clone();
+      child->apply(moves.front());
+      return brs_min(*child, depth, alpha, beta, ply + 1, true);
+    }
+    int best = kInf;
+    for (const Move& m : moves) {
+      auto child = s.clone();
+      child->apply(m);
+      const int v = brs_min(*child, depth, alpha, beta, ply + 1, true);
+      if (aborted) return 0;
+      best = std::min(best, v);
+      beta = std::min(beta, v);
+      if (alpha >= beta) return best;
+    }
+    // Or this opponent plays its default move and a later one deviates.
+    auto child = s.clone();
+    child->apply(moves.front());
+    if (!child->is_terminal() && child->current_seat() != root_seat) {
+      const int v = brs_min(*child, depth, alpha, beta, ply + 1, false);
+      if (aborted) return 0;
+      best = std::min(best, v);
+    }
+    return best;
+  }
+
+  std::vector<Move> principal_line(const State& root, const Move& first, int max_len) {
+    std::vector<Move> pv{first};
+    auto s = root.clone();
+    s->apply(first);
+    while (static_cast<int>(pv.size()) < max_len && !s->is_terminal()) {
+      const std::uint64_t key = s->hash() ^ key_salt;
+      const TtEntry& e = tt[key & tt_mask];
+      if (e.key != key || e.move_index == 0xFFFF) break;
+      std::vector<Move> moves = ordered_moves(*s, opt.max_moves);
+      if (e.move_index >= moves.size()) break;
+      pv.push_back(moves[e.move_index]);
+      s->apply(moves[e.move_index]);
+    }
+    return pv;
+  }
+
+  SearchResult exact_root(const State& state, const Deadline& dl, bool& ok) {
+    SearchResult r;
+    ok = false;
+    auto stop = [&dl] { return dl.expired(); };
+    auto values = state.exact_move_values(opt.exact_budget, stop);
+    if (!values) return r;
+    std::vector<Move> moves = state.distinct_moves();
+    if (values->size() != moves.size() || moves.empty()) return r;
+    std::size_t best = 0;
+    for (std::size_t i = 1; i < moves.size(); ++i) {
+      if ((*values)[i] > (*values)[best]) best = i;
+    }
+    ok = true;
+    r.best = moves[best];
+    r.exact = true;
+    r.exact_value = (*values)[best];
+    r.value = r.exact_value > 0 ? 1.0 : r.exact_value == 0 ? 0.5 : 0.0;
+    r.pv = {r.best};
+    // Extend the line while the solver answers instantly (a table).
+    auto s = state.clone();
+    s->apply(r.best);
+    while (r.pv.size() < 12 && !s->is_terminal()) {
+      auto v = s->exact_move_values(100'000, stop);
+      if (!v) break;
+      std::vector<Move> ms = s->distinct_moves();
+      std::size_t b = 0;
+      for (std::size_t i = 1; i < ms.size(); ++i) {
+        if ((*v)[i] > (*v)[b]) b = i;
+      }
+      r.pv.push_back(ms[b]);
+      s->apply(ms[b]);
+    }
+    r.info = "exact value " + std::to_string(r.exact_value);
+    return r;
+  }
+
+  SearchResult search(const State& state, const SearchLimits& limits) {
+    if (state.is_terminal()) throw std::invalid_argument("alpha-beta: the game is over");
+    Deadline dl(limits);
+    deadline = &dl;
+    budget = limits.budget;
+    nodes = 0;
+    aborted = false;
+    root_seat = state.current_seat();
+    num_seats = state.game()->num_seats();
+    const bool brs = num_seats > 2 && opt.multi_seat == MultiSeatMode::kBestReply;
+    // Paranoid scores depend on the root seat: keep their table entries apart.
+    key_salt = num_seats > 2 ? 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(root_seat + 1)
+                             : 0;
+    if (opt.use_exact) {
+      bool ok = false;
+      SearchResult r = exact_root(state, dl, ok);
+      if (ok) return r;
+    }
+    SearchResult result;
+    if (auto win = state.find_winning_move()) {
+      result.best = *win;
+      result.pv = {*win};
+      result.value = 1.0;
+      result.exact = true;
+      result.info = "immediate win";
+      return result;
+    }
+    std::vector<Move> moves = ordered_moves(state, 2 * opt.max_moves);
+    result.best = moves.front();
+    result.pv = {result.best};
+    int best_score = 0;
+    for (int depth = 1; depth <= opt.max_depth; ++depth) {
+      int alpha = -kInf;
+      const int beta = kInf;
+      int iter_best = -1;
+      int iter_score = -kInf;
+      for (std::size_t i = 0; i < moves.size(); ++i) {
+        auto child = state.clone();
+        child->apply(moves[i]);
+        int v;
+        if (brs) {
+          v = brs_min(*child, depth, alpha, beta, 1, false);
+        } else {
+          v = child_value(state, *child, depth - 1, alpha, beta, 1);
+        }
+        if (aborted) break;
+        if (v > iter_score) {
+          iter_score = v;
+          iter_best = static_cast<int>(i);
+        }
+        alpha = std::max(alpha, v);
+      }
+      if (iter_best < 0) break;  // aborted before the first move finished
+      // A partial iteration searched the previous best first, so its best is no worse.
+      result.best = moves[iter_best];
+      best_score = iter_score;
+      std::rotate(moves.begin(), moves.begin() + iter_best, moves.begin() + iter_best + 1);
+      if (!aborted) {
+        result.depth = depth;
+        if (!brs) {
+          const std::uint64_t key = state.hash() ^ key_salt;
+          TtEntry& e = tt[key & tt_mask];
+          e.key = key;
+          e.score = iter_score;
+          e.depth = static_cast<std::int16_t>(depth);
+          e.bound = kExact;
+          e.move_index = 0xFFFF;
+        }
+      }
+      if (aborted || std::abs(iter_score) > kMateBound) break;
+    }
+    result.iterations = nodes;
+    result.value = score_to_return(best_score);
+    result.exact = std::abs(best_score) > kMateBound;
+    result.pv = brs ? std::vector<Move>{result.best}
+                    : principal_line(state, result.best, std::max(1, result.depth));
+    result.info = "depth " + std::to_string(result.depth) + ", " + std::to_string(nodes) +
+                  " nodes, " + std::to_string(dl.elapsed_us() / 1000) + " ms, score " +
+                  std::to_string(best_score);
+    return result;
+  }
+};
+
+AlphaBeta::AlphaBeta(AlphaBetaOptions options) : impl_(std::make_unique<Impl>(options)) {}
+AlphaBeta::~AlphaBeta() = default;
+
+SearchResult AlphaBeta::search(const State& state, const SearchLimits& limits) {
+  return impl_->search(state, limits);
+}
+
+}  // namespace plateau::ai

@@ -1,0 +1,167 @@
+// Phutball's hooks for the AI (specs/phutball.md §13): the exact win-in-one search, an
+// evaluation from the ball's progress and the mover's best jump, and a move order that puts
+// winning and advancing jumps first, then placements near the ball.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+#include "games/phutball/phutball_ai.h"
+#include "games/phutball/phutball_game.h"
+#include "games/phutball/phutball_jumps.h"
+
+namespace plateau::phutball {
+
+namespace {
+
+bool wins_for(const Rules& rules, int mover, int ball) {
+  const Outcome o = ball_outcome(rules, ball);
+  return mover == kOhs ? o == Outcome::kOhsWins : o == Outcome::kEksWins;
+}
+
+// Rows towards the mover's target line: Ohs attacks the top (row `rows`), Eks the bottom.
+int progress(const Rules& rules, int mover, int row) {
+  return mover == kOhs ? row : rules.rows + 1 - row;
+}
+
+template <class EndingOk>
+JumpSearch search_jumps_with(const Rules& rules, const Position& pos, const EndingOk& ending_ok,
+                        std::size_t budget) {
+  JumpSearch out;
+  if (!on_board(rules, pos.ball)) return out;
+  const int mover = pos.to_move;
+  out.best_row = row_of(pos.ball);
+  detail::HopWalker w(rules, pos);
+  KeySet seen;
+  auto walk = [&](auto& self, int from) -> bool {
+    for (int d : kDirections) {
+      const int to = hop_landing(rules, w.men, from, d);
+      if (to < 0) continue;
+      const std::uint64_t delta = w.hop(from, d, to);
+      bool stop = false;
+      if (seen.insert(w.key)) {
+        if (++out.states > budget) {
+          out.complete = false;
+          stop = true;
+        } else if (ending_ok(to, w.key)) {
+          if (wins_for(rules, mover, to)) {
+            out.win.assign(w.path.begin(), w.path.end());
+            stop = true;
+          } else if (ball_outcome(rules, to) == Outcome::kNone &&
+                     progress(rules, mover, row_of(to)) > progress(rules, mover, out.best_row)) {
+            out.best_row = row_of(to);
+          }
+        }
+        if (!stop && rules.landing[to] == Landing::kPoint) stop = self(self, to);
+      }
+      w.undo(from, d, to, delta);
+      if (stop) return true;
+    }
+    return false;
+  };
+  walk(walk, pos.ball);
+  return out;
+}
+
+}  // namespace
+
+JumpSearch search_jumps(const PhutballState& state, std::size_t budget) {
+  return search_jumps_with(
+      state.rules(), state.position(),
+      [&state](int ball, std::uint64_t key) { return state.ending_ok(ball, key); }, budget);
+}
+
+std::optional<Move> PhutballState::find_winning_move() const {
+  if (outcome_ != Outcome::kNone) return std::nullopt;
+  JumpSearch s = search_jumps(*this, std::numeric_limits<std::size_t>::max());
+  if (s.win.empty()) return std::nullopt;
+  Move m;
+  for (std::uint16_t c : s.win) m.push_back(c);
+  return m;
+}
+
+std::vector<double> PhutballState::evaluate() const {
+  if (outcome_ != Outcome::kNone) return returns();
+  const Rules& r = rules();
+  const int mover = pos_.to_move;
+  // The mover's best jump now (a bounded search: this runs at every leaf).
+  JumpSearch s = search_jumps(*this, 4000);
+  double mover_value;
+  if (!s.win.empty()) {
+    mover_value = 0.97;
+  } else {
+    const double row = row_of(pos_.ball);
+    // The mover may take its best jump next: most of that ground counts already.
+    const double effective = row + 0.75 * (s.best_row - row);
+    const double ohs_ahead = effective - (r.rows + 1) / 2.0;
+    const double ohs = 1.0 / (1.0 + std::exp(-0.3 * ohs_ahead));
+    mover_value = std::clamp(mover == kOhs ? ohs : 1.0 - ohs, 0.03, 0.96);
+  }
+  return mover == kOhs ? std::vector<double>{mover_value, 1.0 - mover_value}
+                       : std::vector<double>{1.0 - mover_value, mover_value};
+}
+
+void PhutballState::order_moves(std::vector<Move>& moves) const {
+  if (outcome_ != Outcome::kNone) return;
+  const Rules& r = rules();
+  const int mover = pos_.to_move;
+  const int ball = pos_.ball;
+  const int here = progress(r, mover, row_of(ball));
+  std::vector<std::pair<int, std::size_t>> keyed;
+  keyed.reserve(moves.size());
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const Move& m = moves[i];
+    int key;
+    if (m.size() > 1) {
+      const int to = m.back();
+      if (wins_for(r, mover, to)) {
+        key = 100000;
+      } else if (ball_outcome(r, to) != Outcome::kNone) {
+        key = -100000;  // own goal
+      } else {
+        key = 1000 + 100 * (progress(r, mover, row_of(to)) - here);
+      }
+    } else {
+      // Placements: near the ball first; ahead of the ball (towards the mover's target line,
+      // where they extend its jumps) before behind it.
+      const int cell = m[0];
+      const int dc = std::abs(column_of(cell) - column_of(ball));
+      const int dr = progress(r, mover, row_of(cell)) - here;
+      const int dist = std::max(dc, std::abs(dr));
+      key = 500 - 100 * dist + (dr > 0 ? 30 : dr == 0 ? 15 : 0) - dc;
+    }
+    keyed.emplace_back(-key, i);
+  }
+  std::stable_sort(keyed.begin(), keyed.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Move> sorted;
+  sorted.reserve(moves.size());
+  for (const auto& k : keyed) sorted.push_back(std::move(moves[k.second]));
+  moves = std::move(sorted);
+}
+
+Move PhutballState::playout_move(Rng& rng) const {
+  // A winning jump when there is one; else a placement near the ball most of the time, any
+  // distinct move otherwise.
+  if (auto win = find_winning_move()) return *win;
+  if (rng.below(4) != 0) {
+    const int ball = pos_.ball;
+    std::vector<int> near;
+    for (int dc = -2; dc <= 2; ++dc) {
+      for (int dr = -2; dr <= 2; ++dr) {
+        const int c = column_of(ball) + dc;
+        const int row = row_of(ball) + dr;
+        if (c < 0 || c >= kColumns || row < 1 || row > rules().rows) continue;
+        const int cell = cell_of(c, row);
+        if (placement_ok(cell)) near.push_back(cell);
+      }
+    }
+    if (!near.empty()) {
+      return Move{static_cast<Move::Code>(near[rng.below(static_cast<std::uint32_t>(near.size()))])};
+    }
+  }
+  std::vector<Move> moves = distinct_moves();
+  return moves[rng.below(static_cast<std::uint32_t>(moves.size()))];
+}
+
+}  // namespace plateau::phutball
