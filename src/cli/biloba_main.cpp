@@ -57,7 +57,7 @@ struct Options {
   bool quiet = false;
 };
 
-std::string default_level() { return is_bot_name("classic") ? "classic" : "random"; }
+std::string default_level() { return "classic"; }
 
 std::vector<std::string> split_list(const std::string& text) {
   std::vector<std::string> out;
@@ -286,7 +286,7 @@ int main(int argc, char** argv) {
   app.add_option("--seats", o.seats, "Local game: seat types, e.g. human,cpu,cpu (default "
                                      "human,cpu)");
   app.add_option("--names", o.names, "Local game: seat names, comma-separated");
-  app.add_option("--level", o.level, "Bot for CPU seats (default classic, else random)");
+  app.add_option("--level", o.level, "Bot for CPU seats: classic (the original's AI, default), random, greedy, 1..5");
   app.add_option("--cpu-delay", o.cpu_delay_ms, "Milliseconds before each CPU click")
       ->capture_default_str();
   app.add_option("--port", o.port, "Server port")->capture_default_str();

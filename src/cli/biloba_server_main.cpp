@@ -41,7 +41,6 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   }
-  if (plateau::is_bot_name("classic") && options.cpu_bot == "random") options.cpu_bot = "classic";
   if (!plateau::is_bot_name(options.cpu_bot)) {
     std::cerr << "biloba-server: unknown bot '" << options.cpu_bot << "'\n";
     return 2;

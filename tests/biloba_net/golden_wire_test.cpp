@@ -90,7 +90,7 @@ TEST(GoldenOverWire, OriginalAi4pCheckedAgainstTheRealProgram) {
 // against a scripted original-protocol client, which makes its own moves with a bot of its own.
 TEST(CpuSeat, PlaysAWholeGameAgainstAScriptedClient) {
   LegacyServerOptions options = test_options();
-  options.cpu_bot = "random";
+  options.cpu_bot = "classic";  // the replica of the original's AI (spec §14)
   options.cpu_seed = 11;
   std::promise<FinishedLegacyGame> finished;
   options.on_finished = [&](const FinishedLegacyGame& g) { finished.set_value(g); };

@@ -54,7 +54,7 @@ struct LegacyServerOptions {
   std::chrono::milliseconds ready_pause{1'000};
   // CPU seats: the bot (make_bot name) and the pause before each of its clicks (1 s in the
   // original's own AI).
-  std::string cpu_bot = "random";
+  std::string cpu_bot = "classic";
   std::chrono::milliseconds cpu_delay{1'000};
   std::uint64_t cpu_seed = 1;
   // When > 0, a network seat still free this long after the game was published is taken by a
