@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "games/biloba/biloba_board.h"
+#include "games/biloba/biloba_rules.h"
 #include "server/biloba/legacy_client.h"
 #include "server/biloba/legacy_server.h"
 #include "server/biloba/wire.h"
