@@ -10,7 +10,7 @@ await page.click('[data-action=guest]');
 await page.waitForSelector('[data-action=create]');
 await page.selectOption('[data-field=game]', game);
 if (game === 'biloba') { await page.selectOption('[data-field=players]', '4'); }
-for (const s of [2, 3, 4]) if (await page.$(`[data-field=seat${s}]`)) await page.selectOption(`[data-field=seat${s}]`, 'cpu:random');
+for (const s of [2, 3, 4]) if (await page.$(`[data-field=seat${s}]`)) await page.selectOption(`[data-field=seat${s}]`, process.argv[4] ?? 'cpu:random');
 await page.click('[data-action=create]');
 await page.waitForSelector('.table');
 await page.click('[data-action=start]');
