@@ -10,6 +10,7 @@ packages=(
   libboost-dev libboost-system-dev
   libsqlite3-dev libsqlitecpp-dev libsodium-dev
   python3 clang
+  biloba
 )
 
 missing=()
