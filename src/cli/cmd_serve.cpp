@@ -30,7 +30,8 @@ void add_serve_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--text-port", opt->server.text_port, "Plain text command port")
       ->capture_default_str();
-  cmd->add_option("--biloba-port", opt->server.biloba_port, "Biloba 0.9.3 protocol port (reserved)")
+  cmd->add_option("--biloba-port", opt->server.biloba_port,
+                  "Biloba 0.9.3 protocol port (0 = off)")
       ->capture_default_str();
   cmd->add_option("--threads", opt->server.io_threads, "I/O threads")
       ->capture_default_str()

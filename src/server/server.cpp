@@ -1,5 +1,10 @@
 #include "server/server.h"
 
+#include <fstream>
+#include <memory>
+
+#include "server/biloba/legacy_server.h"
+
 #include <spdlog/spdlog.h>
 
 #include <atomic>
@@ -61,6 +66,42 @@ class Listener : public std::enable_shared_from_this<Listener> {
   Factory factory_;
 };
 
+// The port-8000 server of biloba 0.9.3 clients (src/server/biloba/legacy_server.h). Each
+// finished legacy game is replayed through the rules and kept as the original's .blb dump and
+// as a Plateau record, both in <data_dir>/biloba/.
+std::unique_ptr<biloba::net::LegacyServer> start_biloba_server(boost::asio::io_context& io,
+                                                               const ServerOptions& options) {
+  const auto dir = options.data_dir / "biloba";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  biloba::net::LegacyServerOptions legacy;
+  legacy.address = options.bind;
+  legacy.port = options.biloba_port;
+  legacy.dump_dir = dir.string();
+  // Game ids continue after the dumps already kept (the original restarted at 1).
+  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    const int id = std::atoi(name.c_str());
+    if (id >= legacy.first_id) legacy.first_id = id + 1;
+  }
+  legacy.on_finished = [dir](const biloba::net::FinishedLegacyGame& game) {
+    if (game.record.empty() || game.clicks.records.size() < 3) return;
+    std::string file = biloba::net::dump_file_name(game.id, game.name);
+    file.replace(file.size() - 4, 4, ".record");
+    std::ofstream(dir / file) << game.record;
+    spdlog::info("biloba: game {} \"{}\" ended ({} clicks)", game.id, game.name,
+                 game.clicks.records.size());
+  };
+  auto server = std::make_unique<biloba::net::LegacyServer>(io.get_executor(), legacy);
+  try {
+    server->start();
+  } catch (const boost::system::system_error& e) {
+    throw std::runtime_error("cannot listen on the biloba port: " + std::string(e.what()));
+  }
+  spdlog::info("listening: biloba 0.9.3 on {}:{}", options.bind, server->port());
+  return server;
+}
+
 }  // namespace
 
 int run_server(const ServerOptions& options) {
@@ -97,8 +138,10 @@ int run_server(const ServerOptions& options) {
   } catch (const boost::system::system_error& e) {
     throw std::runtime_error(std::string("cannot listen: ") + e.what());
   }
-  spdlog::info("biloba port {} reserved (the Biloba protocol is not served yet)",
-               options.biloba_port);
+  std::unique_ptr<biloba::net::LegacyServer> biloba_server;
+  if (options.biloba_port != 0) {
+    biloba_server = start_biloba_server(io, options);
+  }
   for (auto& l : listeners) l->start();
 
   boost::asio::signal_set signals(io, SIGTERM, SIGINT);
@@ -107,6 +150,7 @@ int run_server(const ServerOptions& options) {
     spdlog::info("signal {}: shutting down", sig);
     ready = false;
     for (auto& l : listeners) l->stop();
+    if (biloba_server) biloba_server->stop();
     lobby.stop();
     // Let tables finish what they are writing, then stop the I/O.
     store.flush();

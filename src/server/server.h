@@ -1,6 +1,6 @@
 #pragma once
 // The game server (DESIGN.md §5): owns the I/O threads, the store, the lobby and the listeners
-// (text commands, HTTP + WebSocket; the Biloba port is reserved), and shuts down gracefully on
+// (text commands, HTTP + WebSocket, the Biloba 0.9.3 protocol), and shuts down gracefully on
 // SIGTERM or SIGINT after the store has written everything it was given.
 #include <cstdint>
 #include <filesystem>
@@ -16,7 +16,9 @@ struct ServerOptions {
   std::string bind = "0.0.0.0";
   std::uint16_t http_port = 8080;
   std::uint16_t text_port = 8023;
-  std::uint16_t biloba_port = 8000;  // reserved for the Biloba 0.9.3 protocol (not served yet)
+  // The Biloba 0.9.3 protocol (docs/BILOBA_NETWORK.md); 0 = off. Finished legacy games are kept
+  // in <data_dir>/biloba/ as <id>-<name>.blb (the original's dump) and <id>-<name>.record.
+  std::uint16_t biloba_port = 8000;
   int io_threads = 2;
   int worker_threads = 2;  // CPU players and password hashing
   SessionLimits limits;

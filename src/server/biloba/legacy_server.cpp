@@ -83,6 +83,7 @@ struct Game {
 struct LegacyServer::Impl : std::enable_shared_from_this<LegacyServer::Impl> {
   Impl(asio::any_io_executor ex, LegacyServerOptions opts)
       : strand(asio::make_strand(ex)), acceptor(strand), options(std::move(opts)) {
+    next_id = std::max(1, options.first_id);
     if (options.log_file == "-") {
       log_stream = &std::cerr;
     } else if (!options.log_file.empty()) {

@@ -60,6 +60,9 @@ struct LegacyServerOptions {
   // When > 0, a network seat still free this long after the game was published is taken by a
   // Plateau CPU seat, so an original client can play against Plateau's bots.
   std::chrono::milliseconds cpu_fill_after{0};
+  // The id of the first game (the original: 1). `plateau serve` continues after the ids of the
+  // dumps already in its data directory.
+  int first_id = 1;
   // Called (on the server's strand) when a game is removed; the store hook.
   std::function<void(const FinishedLegacyGame&)> on_finished;
 };
