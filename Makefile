@@ -1,11 +1,11 @@
 # Plateau's entry points (see README.md). Each target installs what is missing first.
-#   make run    install, build (release), start the server  [until the server lands: the CLI]
+#   make run    install, build (release), start the server (plateau serve; data in ./data)
 #   make test   install, build (release + asan), run every test with ctest
 #   make bench  install, build (release), run the benchmarks
 PRESET ?= release
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build build-asan run test test-release test-asan bench clean
+.PHONY: all deps build build-asan web run test test-release test-asan bench clean
 
 all: build
 
@@ -20,8 +20,16 @@ build-asan: deps
 	cmake --preset asan >/dev/null
 	cmake --build --preset asan -j $(JOBS)
 
+# The browser client (web/, Vite + TypeScript) built into web/dist, which `plateau serve` serves.
+web:
+	@if command -v npm >/dev/null 2>&1; then \
+	  cd web && { [ -d node_modules ] || npm ci --no-audit --no-fund; } && npm run build; \
+	else echo "make web: npm not found; the server will run without the browser client"; fi
+
 run: build
-	./build/$(PRESET)/plateau play bohnduell --seats human,random
+	-@$(MAKE) --no-print-directory web
+	@echo "Plateau: http://localhost:8080 (browser), telnet localhost 8023 (text); Ctrl-C stops"
+	./build/$(PRESET)/plateau serve --data-dir ./data
 
 test: test-release test-asan
 

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   plateau::cli::add_match_command(app);
   plateau::cli::add_analyse_command(app);
   plateau::cli::add_solve_command(app);
+  plateau::cli::add_serve_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

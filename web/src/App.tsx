@@ -1,8 +1,15 @@
-// The application shell: a hash router over the lobby, a table, the rules and replays.
-//   #/               lobby
-//   #/rules/GAME     illustrated rules of GAME
-import { useEffect, useState } from 'preact/hooks';
+// The application shell: one connection to the server, and a hash router.
+//   #/                       lobby
+//   #/table/GAME/N           a table (play or watch)
+//   #/replay/GAME/N          a finished game, step by step
+//   #/rules/GAME             illustrated rules of GAME
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { RulesView } from './rules/RulesView';
+import { Lobby } from './lobby/Lobby';
+import { TableView } from './table/TableView';
+import { ReplayView } from './table/ReplayView';
+import { Connection, defaultUrl } from './net/connection';
+import { Session, useSession } from './state/session';
 import { LANGUAGES, language, setLanguage, t } from './i18n';
 
 const GAMES = ['bohnduell', 'phutball', 'biloba'];
@@ -20,26 +27,30 @@ function useHash(): string {
 export function App() {
   const hash = useHash();
   const [, rerender] = useState(0);
+  const session = useMemo(() => {
+    const connection = new Connection(defaultUrl());
+    connection.connect();
+    return new Session(connection);
+  }, []);
+  const state = useSession(session);
   const parts = hash.replace(/^#\/?/, '').split('/');
+  const game = parts[1];
+  const board = Number(parts[2]);
   let body;
-  if (parts[0] === 'rules' && GAMES.includes(parts[1])) {
-    body = <RulesView key={parts[1]} game={parts[1]} onClose={() => (location.hash = '#/')} />;
+  if (parts[0] === 'rules' && GAMES.includes(game)) {
+    body = <RulesView key={game} game={game} onClose={() => history.back()} />;
+  } else if (parts[0] === 'table' && GAMES.includes(game) && board > 0 && state.user) {
+    body = <TableView key={hash} session={session} game={game} board={board} />;
+  } else if (parts[0] === 'replay' && GAMES.includes(game) && board > 0) {
+    body = <ReplayView key={hash} session={session} game={game} board={board} />;
   } else {
-    body = (
-      <nav class="lobby">
-        <h2>{t('nav.rules')}</h2>
-        <ul>
-          {GAMES.map((g) => (
-            <li><a href={`#/rules/${g}`}>{t(`game.${g}`)}</a></li>
-          ))}
-        </ul>
-      </nav>
-    );
+    body = <Lobby session={session} />;
   }
   return (
     <div class="app">
       <header>
         <h1><a href="#/">{t('app.title')}</a></h1>
+        <span class={state.connected ? 'online' : 'offline'}>{state.user ?? ''}</span>
         <label>
           {t('nav.language')}{' '}
           <select value={language()} onChange={(e) => {

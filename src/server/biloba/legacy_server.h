@@ -1,0 +1,118 @@
+#pragma once
+// Plateau's server for biloba 0.9.3 clients on TCP 8000 (specs/biloba.md §11): the same
+// messages, order and framing as the original, byte for byte, with the original's faults fixed
+// (§11.7):
+//   * a connection waiting for a click also watches its socket, so a client that quits while
+//     waited on ('q' or end-of-file) ends the game instead of leaking it;
+//   * JOIN seats are validated, and PRELJOIN on a full, started or killed game is refused;
+//   * there is no global lock: every session is a coroutine on one strand, and nothing blocks
+//     while a creator has not polled "READY?".
+// Every relayed click is also fed to the click machine of biloba_clicks.h, so the server
+// knows each game's turns and can hand a Plateau game record to the store when the game ends.
+// Seats declared AI (type 2) in the player details are Plateau CPU seats played by the server
+// (the original would have killed such a game); they send the minimal clicks of the bot's turn.
+// The server writes "<dumpdir>/<id>-<name>.blb" dumps like `biloba-server LOG DUMPDIR`.
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "server/biloba/blb.h"
+
+// Boost 1.74's awaitable.hpp needs <utility> first (std::exchange).
+#include <utility>
+
+#include <boost/asio.hpp>
+
+namespace plateau::biloba::net {
+
+// A legacy game that has ended (every connection closed), as handed to on_finished.
+struct FinishedLegacyGame {
+  int id = 0;
+  std::string name;
+  std::vector<std::string> seat_names;
+  BlbGame clicks;      // every relayed click, (−2, −2) for a quit (the server's .blb dump)
+  std::string record;  // the Plateau record of the complete turns (core/record.h)
+  bool finished = false;  // the rules ended the game (not a quit)
+};
+
+struct LegacyServerOptions {
+  std::string address = "0.0.0.0";  // listening address
+  unsigned short port = 8000;        // 0 = an ephemeral port (see LegacyServer::port())
+  std::string dump_dir;              // "" = no .blb dumps
+  std::string log_file;              // "" = no log; "-" = standard error
+  // Read timeouts: the first command (10 s in the original), setup after NEWGAME/LISTGAME
+  // (500 s), and between play commands (Plateau: 1 hour; the original's 500 s killed games
+  // whose local player thought long).
+  std::chrono::milliseconds new_timeout{10'000};
+  std::chrono::milliseconds setup_timeout{500'000};
+  std::chrono::milliseconds play_timeout{3'600'000};
+  // The original sleeps 1 s after each "READY?" answer while players are missing.
+  std::chrono::milliseconds ready_pause{1'000};
+  // CPU seats: the bot (make_bot name) and the pause before each of its clicks (1 s in the
+  // original's own AI).
+  std::string cpu_bot = "classic";
+  std::chrono::milliseconds cpu_delay{1'000};
+  std::uint64_t cpu_seed = 1;
+  // When > 0, a network seat still free this long after the game was published is taken by a
+  // Plateau CPU seat, so an original client can play against Plateau's bots.
+  std::chrono::milliseconds cpu_fill_after{0};
+  // Called (on the server's strand) when a game is removed; the store hook.
+  std::function<void(const FinishedLegacyGame&)> on_finished;
+};
+
+// A snapshot of one game for tests and status pages.
+struct LegacyGameStatus {
+  int id = 0;
+  std::string name;
+  int players = 0;
+  bool started = false;
+  bool killed = false;
+  int connections = 0;       // game connections still open
+  int clicks = 0;            // relayed clicks
+  std::string board;         // the server's replay: the position string (§7.5) now
+};
+
+class LegacyServer {
+ public:
+  // Uses `executor` for every socket and timer (all work runs on one strand of it).
+  LegacyServer(boost::asio::any_io_executor executor, LegacyServerOptions options);
+  ~LegacyServer();
+  LegacyServer(const LegacyServer&) = delete;
+  LegacyServer& operator=(const LegacyServer&) = delete;
+
+  // Binds and starts accepting. Throws boost::system::system_error when the port is taken.
+  void start();
+  // Stops accepting and closes every connection (games are finalised as their sessions end).
+  void stop();
+  // The bound port (after start()).
+  unsigned short port() const { return port_; }
+
+  // Thread-safe snapshot of the games (blocks until the strand answers; do not call on it).
+  std::vector<LegacyGameStatus> games();
+
+  struct Impl;
+
+ private:
+  std::shared_ptr<Impl> impl_;
+  unsigned short port_ = 0;
+};
+
+// Runs a LegacyServer on its own io_context and thread (biloba-server, tests).
+class LegacyServerThread {
+ public:
+  explicit LegacyServerThread(LegacyServerOptions options);
+  ~LegacyServerThread();  // stops the server and joins the thread
+  LegacyServer& server() { return *server_; }
+  unsigned short port() const { return server_->port(); }
+
+ private:
+  boost::asio::io_context io_;
+  std::unique_ptr<LegacyServer> server_;
+  std::thread thread_;
+};
+
+}  // namespace plateau::biloba::net

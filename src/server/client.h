@@ -1,0 +1,30 @@
+#pragma once
+// A connected client as the lobby and tables see it, whatever its transport.
+#include <memory>
+#include <string>
+
+#include "server/event.h"
+
+namespace plateau::server {
+
+class Table;
+
+class Client : public std::enable_shared_from_this<Client> {
+ public:
+  virtual ~Client() = default;
+  // Queues `event` for the client. Thread-safe. `reply` marks the answer to the command the
+  // client is running (WebSocket echoes the command's id on it).
+  virtual void send(const Event& event, bool reply) = 0;
+  // Closes the connection after the queued output. Thread-safe.
+  virtual void close() = 0;
+  // "text 127.0.0.1:40312" for logs.
+  virtual std::string describe() const = 0;
+
+  // Identity and position; read and written only while the lobby handles this client's command
+  // (the client's commands run one at a time), never from a table's strand.
+  std::string user;  // "" until login
+  bool guest = false;
+  std::weak_ptr<Table> current;  // the table of /join, /say, ... without a board number
+};
+
+}  // namespace plateau::server

@@ -1,0 +1,85 @@
+#pragma once
+// The command language shared by every text transport (DESIGN.md §5; docs/PROTOCOL.md).
+// parse_command turns one input line into a Command; it knows the words, not the games or the
+// state: the lobby and the tables check names, seats, turns and legality.
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace plateau::server {
+
+// Longest accepted command line in bytes, without the line end (text transport bound).
+inline constexpr std::size_t kMaxLineBytes = 4096;
+
+// A line that is not a command; the message says what is wrong and what is expected.
+class CommandError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class Verb {
+  // accounts and general
+  kRegister,
+  kLogin,
+  kGuest,
+  kLogout,
+  kQuit,
+  kWho,
+  kGames,
+  kHelp,
+  kTables,
+  kStandings,
+  kPing,
+  // tables (BSW style, acting on the current table unless a board number is given)
+  kOpen,
+  kTable,
+  kJoin,
+  kLeave,
+  kStart,
+  kStartNoSave,
+  kOption,
+  kWatch,
+  kSay,
+  kReset,
+  kInfo,
+  // pbmserv-style game commands (a board number, or the current table)
+  kChallenge,
+  kMove,
+  kQueue,
+  kResign,
+  kPropose,
+  kAccept,
+  kReject,
+  kUndo,
+  kShow,
+  kChat,
+  // step input: the legal next steps after a prefix (DESIGN.md §2)
+  kSteps,
+};
+
+// Canonical word of a verb ("challenge", "join", ...).
+std::string_view verb_name(Verb verb);
+
+struct Command {
+  Verb verb = Verb::kPing;
+  std::string game;               // lower-case game word before a pbmserv verb, or ""
+  std::optional<int> board;       // board/table number when given
+  std::optional<int> ply_check;   // the n of MOVE#n or BOARD#n
+  std::vector<std::string> args;  // remaining positional words, as typed
+  std::vector<std::pair<std::string, std::string>> params;  // -name=value (and /option pairs)
+  std::vector<std::string> flags;                           // --name
+  std::string text;  // free text of say/chat (rest of the line, verbatim)
+};
+
+// Parses one line (without its line end). Returns nullopt for a blank line. Throws CommandError
+// for a line longer than kMaxLineBytes, control characters, an unknown word, a missing or extra
+// argument, a bad number or a malformed -name=value. Never throws anything else.
+std::optional<Command> parse_command(std::string_view line);
+
+// One line per command for `help` (usage and meaning).
+const std::vector<std::pair<std::string, std::string>>& command_help();
+
+}  // namespace plateau::server

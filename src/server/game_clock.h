@@ -1,0 +1,40 @@
+#pragma once
+// Optional game clocks (table option `clock`): a fixed time per move, or Fischer (a time bank
+// plus an increment after each move). A player whose time runs out loses (DESIGN.md §5).
+// All times are wall-clock milliseconds, so a restarted server resumes the clocks where they
+// stood (time while the server was down counts, as it would for a correspondence game).
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace plateau::server {
+
+struct ClockSettings {
+  enum class Mode { kNone, kPerMove, kFischer };
+  Mode mode = Mode::kNone;
+  std::int64_t base_ms = 0;       // per-move limit, or the Fischer starting bank
+  std::int64_t increment_ms = 0;  // Fischer only
+
+  bool enabled() const { return mode != Mode::kNone; }
+  // "none", "move:60" (seconds per move) or "fischer:300+5" (bank + increment, seconds).
+  std::string to_string() const;
+};
+
+// Parses the text forms of ClockSettings::to_string; throws std::invalid_argument naming the
+// accepted forms. Limits: 1 s .. 365 days, increment 0 .. 1 day.
+ClockSettings parse_clock(std::string_view text);
+
+// Time the player to move may still use, counted from `turn_started_ms`, given their bank.
+inline std::int64_t turn_allowance_ms(const ClockSettings& clock, std::int64_t bank_ms) {
+  return clock.mode == ClockSettings::Mode::kPerMove ? clock.base_ms : bank_ms;
+}
+
+// The bank after a move that took `used_ms` (Fischer: bank - used + increment; per-move: the
+// fixed limit).
+inline std::int64_t bank_after_move(const ClockSettings& clock, std::int64_t bank_ms,
+                                    std::int64_t used_ms) {
+  if (clock.mode == ClockSettings::Mode::kFischer) return bank_ms - used_ms + clock.increment_ms;
+  return clock.base_ms;
+}
+
+}  // namespace plateau::server

@@ -1,0 +1,176 @@
+#include "server/http_session.h"
+
+#include <spdlog/spdlog.h>
+
+#include <boost/beast/websocket.hpp>
+#include <nlohmann/json.hpp>
+
+#include "core/registry.h"
+#include "core/text.h"
+#include "server/lobby.h"
+#include "server/static_files.h"
+#include "server/ws_session.h"
+
+namespace plateau::server {
+
+namespace beast = boost::beast;
+namespace http = beast::http;
+
+HttpSession::HttpSession(Lobby& lobby, boost::asio::ip::tcp::socket socket, SessionLimits limits,
+                         const std::atomic<bool>& ready, std::filesystem::path web_dir)
+    : lobby_(lobby),
+      stream_(std::move(socket)),
+      limits_(limits),
+      ready_(ready),
+      web_dir_(std::move(web_dir)) {}
+
+void HttpSession::start() {
+  boost::asio::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read(); });
+}
+
+void HttpSession::read() {
+  parser_ = std::make_unique<http::request_parser<http::string_body>>();
+  parser_->body_limit(64 * 1024);
+  parser_->header_limit(16 * 1024);
+  stream_.expires_after(std::chrono::seconds(30));
+  http::async_read(
+      stream_, buffer_, *parser_,
+      [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
+}
+
+HttpSession::Response HttpSession::make(http::status status, std::string body,
+                                        const char* type) const {
+  Response res{status, parser_->get().version()};
+  res.set(http::field::server, "plateau");
+  res.set(http::field::content_type, type);
+  res.keep_alive(parser_->get().keep_alive());
+  res.body() = std::move(body);
+  res.prepare_payload();
+  return res;
+}
+
+void HttpSession::on_read(beast::error_code ec) {
+  if (ec == http::error::end_of_stream || ec == beast::error::timeout) {
+    beast::error_code ignored;
+    stream_.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
+    return;
+  }
+  if (ec) {
+    if (ec == http::error::body_limit || ec == http::error::header_limit) {
+      Response res{http::status::payload_too_large, 11};
+      res.set(http::field::content_type, "text/plain");
+      res.body() = "request too large\n";
+      res.keep_alive(false);
+      res.prepare_payload();
+      respond(std::move(res));
+    }
+    return;
+  }
+  Request req = parser_->release();
+  // Put the request back for make(): it reads the version and keep-alive.
+  parser_ = std::make_unique<http::request_parser<http::string_body>>();
+  parser_->get().version(req.version());
+  parser_->get().keep_alive(req.keep_alive());
+
+  const std::string target(req.target());
+  if (beast::websocket::is_upgrade(req)) {
+    if (target != "/ws") {
+      respond(make(http::status::not_found, "WebSocket endpoint is /ws\n"));
+      return;
+    }
+    auto ws = std::make_shared<WsSession>(lobby_, std::move(stream_), limits_);
+    ws->start(std::move(req));
+    return;
+  }
+  if (req.method() != http::verb::get && req.method() != http::verb::head) {
+    respond(make(http::status::method_not_allowed, "only GET\n"));
+    return;
+  }
+  spdlog::debug("http {}", target);
+  if (target == "/healthz") {
+    if (ready_) {
+      respond(make(http::status::ok, "ok\n"));
+    } else {
+      respond(make(http::status::service_unavailable, "starting\n"));
+    }
+    return;
+  }
+  if (target == "/api/games") {
+    nlohmann::json j = nlohmann::json::array();
+    for (const GameInfo* g : registered_games()) {
+      j.push_back({{"name", g->name},
+                   {"title", g->title},
+                   {"min_seats", g->min_seats},
+                   {"max_seats", g->max_seats}});
+    }
+    respond(make(http::status::ok, j.dump() + "\n", "application/json"));
+    return;
+  }
+  if (target == "/api/tables") {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& s : lobby_.table_summaries()) {
+      if (s.invisible) continue;
+      nlohmann::json seats = nlohmann::json::array();
+      for (const auto& o : s.seats) seats.push_back({{"kind", o.kind}, {"name", o.name}});
+      j.push_back({{"game", s.game},
+                   {"board", s.number},
+                   {"status", status_name(s.status)},
+                   {"ply", s.ply},
+                   {"seats", seats},
+                   {"options", s.options}});
+    }
+    respond(make(http::status::ok, j.dump() + "\n", "application/json"));
+    return;
+  }
+  if (starts_with(target, "/records/")) {
+    // /records/GAME/NUMBER (an optional ".txt" suffix)
+    std::string rest = target.substr(9);
+    if (rest.size() > 4 && rest.substr(rest.size() - 4) == ".txt") rest.resize(rest.size() - 4);
+    auto parts = split(rest, '/');
+    if (parts.size() == 2 && !parts[1].empty() && parts[1].size() < 10 &&
+        std::all_of(parts[1].begin(), parts[1].end(), ::isdigit)) {
+      if (auto table = lobby_.find_table(std::string(parts[0]), std::stoi(std::string(parts[1])))) {
+        table->fetch_record([self = shared_from_this()](std::string record) {
+          boost::asio::post(self->stream_.get_executor(), [self, record = std::move(record)] {
+            if (record.empty()) {
+              self->respond(self->make(http::status::not_found, "the game has not started\n"));
+            } else {
+              self->respond(self->make(http::status::ok, record));
+            }
+          });
+        });
+        return;
+      }
+    }
+    respond(make(http::status::not_found, "no such record\n"));
+    return;
+  }
+  if (auto file = find_static_file(web_dir_, target)) {
+    respond(make(http::status::ok, std::move(file->body), file->content_type));
+    return;
+  }
+  if (target == "/") {
+    respond(make(http::status::ok,
+                 "Plateau server. Text commands on the text port, WebSocket on /ws; see "
+                 "docs/PROTOCOL.md.\n"));
+    return;
+  }
+  respond(make(http::status::not_found, "not found\n"));
+}
+
+void HttpSession::respond(Response response) {
+  auto res = std::make_shared<Response>(std::move(response));
+  const bool keep = res->keep_alive();
+  http::async_write(
+      stream_, *res, [self = shared_from_this(), res, keep](beast::error_code ec, std::size_t) {
+        if (ec) return;
+        if (!keep) {
+          beast::error_code ignored;
+          self->stream_.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
+          return;
+        }
+        self->read();
+      });
+}
+
+}  // namespace plateau::server

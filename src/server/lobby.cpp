@@ -1,0 +1,694 @@
+#include "server/lobby.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "ai/bot.h"
+#include "core/error.h"
+#include "core/registry.h"
+#include "core/text.h"
+#include "server/password.h"
+
+namespace plateau::server {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr std::size_t kMinPassword = 4;
+constexpr std::size_t kMaxPassword = 128;
+
+bool valid_user_name(std::string_view name) {
+  if (name.size() < 2 || name.size() > 20) return false;
+  if (!std::isalpha(static_cast<unsigned char>(name[0]))) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
+}
+
+bool reserved_name(const std::string& lower) {
+  return starts_with(lower, "guest") || starts_with(lower, "cpu") || lower == "server" ||
+         lower == "admin";
+}
+
+Event list_event(const std::string& what, json items, std::vector<std::string> lines) {
+  return Event{
+      "list", {{"what", what}, {"items", std::move(items)}, {"lines", std::move(lines)}}, {}};
+}
+
+}  // namespace
+
+// One command in flight: who sent it, how to answer, and what to run when it is done.
+struct Lobby::Ctx {
+  std::shared_ptr<Client> client;
+  std::function<void()> done;
+  bool deferred = false;  // `done` is called later (a table or a worker finishes the command)
+  void reply(const Event& e) { client->send(e, true); }
+  Caller caller() const { return Caller{client->user, client->guest, client}; }
+};
+
+Lobby::Lobby(boost::asio::io_context& io, store::Store& store, boost::asio::thread_pool& workers)
+    : io_(io), store_(store), workers_(workers) {}
+
+std::int64_t Lobby::now_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+void Lobby::restore() {
+  store::Snapshot snap = store_.load();
+  std::vector<std::shared_ptr<Table>> restored;
+  {
+    std::lock_guard lock(mutex_);
+    for (auto& a : snap.accounts) accounts_[to_lower(a.name)] = a;
+    for (auto& r : snap.ratings) ratings_[{r.game, to_lower(r.player)}] = r;
+    static const std::vector<store::MoveRow> kNoMoves;
+    static const std::vector<store::ChatRow> kNoChat;
+    for (const auto& row : snap.tables) {
+      auto mit = snap.moves.find(row.id);
+      auto cit = snap.chat.find(row.id);
+      auto table =
+          std::make_shared<Table>(*this, row, mit == snap.moves.end() ? kNoMoves : mit->second,
+                                  cit == snap.chat.end() ? kNoChat : cit->second);
+      tables_[{row.game, row.number}] = table;
+      next_number_[row.game] = std::max(next_number_[row.game], row.number + 1);
+      next_table_id_ = std::max(next_table_id_, row.id + 1);
+      for (const auto& s : table->summary().seats) {
+        if (s.kind == "user" && starts_with(to_lower(s.name), "guest")) {
+          try {
+            next_guest_ = std::max(next_guest_, std::stoi(s.name.substr(5)) + 1);
+          } catch (...) {
+          }
+        }
+      }
+      restored.push_back(table);
+    }
+  }
+  for (auto& t : restored) t->resume();
+  spdlog::info("store: {} accounts, {} tables, {} moves restored", snap.accounts.size(),
+               snap.tables.size(), [&] {
+                 std::size_t n = 0;
+                 for (const auto& [id, m] : snap.moves) n += m.size();
+                 return n;
+               }());
+}
+
+void Lobby::stop() {
+  std::lock_guard lock(mutex_);
+  for (auto& [key, t] : tables_) t->stop();
+}
+
+void Lobby::connected(const std::shared_ptr<Client>& client) {
+  std::lock_guard lock(mutex_);
+  ++connections_;
+  (void)client;
+}
+
+void Lobby::disconnected(const std::shared_ptr<Client>& client) {
+  std::lock_guard lock(mutex_);
+  --connections_;
+  if (!client->user.empty()) {
+    auto it = online_.find(to_lower(client->user));
+    if (it != online_.end()) {
+      auto& v = it->second;
+      v.erase(std::remove_if(v.begin(), v.end(),
+                             [&](const auto& w) {
+                               auto c = w.lock();
+                               return !c || c == client;
+                             }),
+              v.end());
+      if (v.empty()) online_.erase(it);
+    }
+  }
+}
+
+std::vector<std::shared_ptr<Client>> Lobby::clients_of(const std::string& user) const {
+  std::vector<std::shared_ptr<Client>> out;
+  std::lock_guard lock(mutex_);
+  auto it = online_.find(to_lower(user));
+  if (it == online_.end()) return out;
+  for (const auto& w : it->second) {
+    if (auto c = w.lock()) out.push_back(c);
+  }
+  return out;
+}
+
+bool Lobby::is_account(const std::string& name) const {
+  std::lock_guard lock(mutex_);
+  return accounts_.count(to_lower(name)) > 0;
+}
+
+std::shared_ptr<Table> Lobby::find_table(const std::string& game, int number) const {
+  std::lock_guard lock(mutex_);
+  auto it = tables_.find({game, number});
+  return it == tables_.end() ? nullptr : it->second;
+}
+
+std::vector<TableSummary> Lobby::table_summaries() const {
+  std::vector<std::shared_ptr<Table>> tables;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [k, t] : tables_) tables.push_back(t);
+  }
+  std::vector<TableSummary> out;
+  out.reserve(tables.size());
+  for (const auto& t : tables) out.push_back(t->summary());
+  return out;
+}
+
+LobbyStats Lobby::stats() const {
+  std::lock_guard lock(mutex_);
+  return {connections_, tables_.size(), accounts_.size()};
+}
+
+std::vector<std::string> Lobby::rate_game(const std::string& game, const std::string& a,
+                                          const std::string& b, double score_a,
+                                          store::Batch& batch) {
+  std::lock_guard lock(mutex_);
+  auto get = [&](const std::string& p) -> store::RatingRow& {
+    auto key = std::make_pair(game, to_lower(p));
+    auto it = ratings_.find(key);
+    if (it == ratings_.end()) {
+      store::RatingRow row;
+      row.game = game;
+      row.player = p;
+      it = ratings_.emplace(key, row).first;
+    }
+    return it->second;
+  };
+  store::RatingRow& ra = get(a);
+  store::RatingRow& rb = get(b);
+  const Glicko ga{ra.rating, ra.deviation, ra.volatility};
+  const Glicko gb{rb.rating, rb.deviation, rb.volatility};
+  const Glicko na = glicko2_update(ga, gb, score_a);
+  const Glicko nb = glicko2_update(gb, ga, 1.0 - score_a);
+  std::vector<std::string> lines;
+  auto line = [](const std::string& p, double from, double to, double rd) {
+    const long f = std::lround(from);
+    const long t = std::lround(to);
+    return p + "'s rating went " + (t >= f ? "up" : "down") + " from " + std::to_string(f) +
+           " to " + std::to_string(t) + "." + (rd > 110 ? " (provisional)" : "");
+  };
+  lines.push_back(line(a, ra.rating, na.rating, na.deviation));
+  lines.push_back(line(b, rb.rating, nb.rating, nb.deviation));
+  ra.rating = na.rating;
+  ra.deviation = na.deviation;
+  ra.volatility = na.volatility;
+  ++ra.games;
+  rb.rating = nb.rating;
+  rb.deviation = nb.deviation;
+  rb.volatility = nb.volatility;
+  ++rb.games;
+  batch.put_rating(ra);
+  batch.put_rating(rb);
+  return lines;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view line,
+                   std::function<void()> done) {
+  Ctx ctx{client, std::move(done)};
+  try {
+    std::optional<Command> c = parse_command(line);
+    if (c) dispatch(ctx, *c);
+  } catch (const CommandError& e) {
+    ctx.reply(error_event(e.what()));
+  } catch (const OptionError& e) {
+    ctx.reply(error_event(e.what()));
+  } catch (const std::exception& e) {
+    spdlog::error("{}: internal error on a command: {}", client->describe(), e.what());
+    ctx.reply(error_event(std::string("internal error: ") + e.what()));
+  }
+  if (!ctx.deferred && ctx.done) ctx.done();
+}
+
+void Lobby::dispatch(Ctx& ctx, Command& c) {
+  if (!c.game.empty()) {
+    std::vector<std::string> names;
+    bool known = false;
+    for (const GameInfo* g : registered_games()) {
+      names.push_back(g->name);
+      known = known || g->name == c.game;
+    }
+    if (!known) {
+      throw CommandError("unknown game '" + c.game.substr(0, 30) +
+                         "'; games are: " + join(names, ", "));
+    }
+  }
+  switch (c.verb) {
+    case Verb::kRegister:
+      return cmd_register(ctx, c);
+    case Verb::kLogin:
+      return cmd_login(ctx, c);
+    case Verb::kGuest:
+      return cmd_guest(ctx);
+    case Verb::kLogout:
+      return cmd_logout(ctx);
+    case Verb::kQuit:
+      ctx.reply(Event{"bye", {{"text", "Goodbye."}}, {}});
+      ctx.client->close();
+      return;
+    case Verb::kPing:
+      return ctx.reply(ok_event("pong"));
+    case Verb::kWho:
+      return cmd_who(ctx);
+    case Verb::kGames:
+      if (!c.game.empty()) return cmd_tables(ctx, c);
+      return cmd_games(ctx);
+    case Verb::kHelp:
+      return cmd_help(ctx, c);
+    case Verb::kTables:
+      return cmd_tables(ctx, c);
+    case Verb::kStandings:
+      return cmd_standings(ctx, c);
+    case Verb::kOpen:
+      return cmd_open(ctx, c);
+    case Verb::kTable:
+      return cmd_table(ctx, c);
+    case Verb::kChallenge:
+      return cmd_challenge(ctx, c);
+    default:
+      return to_table(ctx, c);
+  }
+}
+
+void Lobby::set_user(const std::shared_ptr<Client>& client, const std::string& user, bool guest) {
+  std::lock_guard lock(mutex_);
+  if (!client->user.empty()) {
+    auto& v = online_[to_lower(client->user)];
+    v.erase(std::remove_if(v.begin(), v.end(),
+                           [&](const auto& w) {
+                             auto c = w.lock();
+                             return !c || c == client;
+                           }),
+            v.end());
+    if (v.empty()) online_.erase(to_lower(client->user));
+  }
+  client->user = user;
+  client->guest = guest;
+  if (!user.empty()) online_[to_lower(user)].push_back(client);
+}
+
+void Lobby::cmd_register(Ctx& ctx, const Command& c) {
+  const std::string name = c.args[0];
+  const std::string password = c.args[1];
+  if (!valid_user_name(name)) {
+    throw CommandError("bad user name '" + name.substr(0, 30) +
+                       "': 2-20 letters, digits, '_' or '-', starting with a letter");
+  }
+  if (reserved_name(to_lower(name))) throw CommandError("the name '" + name + "' is reserved");
+  if (password.size() < kMinPassword || password.size() > kMaxPassword) {
+    throw CommandError("a password has 4 to 128 characters");
+  }
+  if (is_account(name)) throw CommandError("the name " + name + " is taken");
+  // Argon2id is slow on purpose: hash on a worker, store, then answer on the client's order.
+  ctx.deferred = true;
+  boost::asio::post(workers_, [this, client = ctx.client, done = ctx.done, name, password] {
+    store::AccountRow row{name, hash_password(password), now_ms()};
+    {
+      std::lock_guard lock(mutex_);
+      if (accounts_.count(to_lower(name))) {
+        client->send(error_event("the name " + name + " is taken"), true);
+        done();
+        return;
+      }
+      accounts_[to_lower(name)] = row;  // reserve the name now; durable below before we answer
+    }
+    store::Batch batch;
+    batch.put_account(row);
+    store_.submit(std::move(batch), [this, client, done, name](std::exception_ptr error) {
+      if (error) {
+        std::lock_guard lock(mutex_);
+        accounts_.erase(to_lower(name));
+        client->send(error_event("could not store the account"), true);
+      } else {
+        set_user(client, name, false);
+        spdlog::info("{}: registered {}", client->describe(), name);
+        client->send(Event{"login",
+                           {{"user", name},
+                            {"guest", false},
+                            {"text", "Welcome, " + name + ". Your account is created."}},
+                           {}},
+                     true);
+      }
+      done();
+    });
+  });
+}
+
+void Lobby::cmd_login(Ctx& ctx, const Command& c) {
+  const std::string name = c.args[0];
+  const std::string password = c.args[1];
+  std::string hash;
+  std::string canonical;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = accounts_.find(to_lower(name));
+    if (it != accounts_.end()) {
+      hash = it->second.password_hash;
+      canonical = it->second.name;
+    }
+  }
+  ctx.deferred = true;
+  boost::asio::post(
+      workers_, [this, client = ctx.client, done = ctx.done, hash, canonical, password] {
+        // Verify even for unknown names so that timing does not reveal which names exist.
+        static const std::string kDummy = hash_password("not a password");
+        const bool ok = verify_password(password, hash.empty() ? kDummy : hash) && !hash.empty();
+        if (!ok) {
+          client->send(error_event("wrong name or password"), true);
+        } else {
+          set_user(client, canonical, false);
+          spdlog::info("{}: login {}", client->describe(), canonical);
+          client->send(
+              Event{"login",
+                    {{"user", canonical}, {"guest", false}, {"text", "Hello, " + canonical + "."}},
+                    {}},
+              true);
+        }
+        done();
+      });
+}
+
+void Lobby::cmd_guest(Ctx& ctx) {
+  std::string name;
+  {
+    std::lock_guard lock(mutex_);
+    name = "guest" + std::to_string(next_guest_++);
+  }
+  set_user(ctx.client, name, true);
+  spdlog::info("{}: guest {}", ctx.client->describe(), name);
+  ctx.reply(Event{"login",
+                  {{"user", name},
+                   {"guest", true},
+                   {"text", "Hello, " + name + " (guest: unrated games only)."}},
+                  {}});
+}
+
+void Lobby::cmd_logout(Ctx& ctx) {
+  if (ctx.client->user.empty()) throw CommandError("you are not logged in");
+  set_user(ctx.client, "", false);
+  ctx.client->current.reset();
+  ctx.reply(ok_event("Logged out."));
+}
+
+void Lobby::cmd_who(Ctx& ctx) {
+  std::vector<std::string> names;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [key, clients] : online_) {
+      for (const auto& w : clients) {
+        if (auto c = w.lock()) {
+          names.push_back(c->user);
+          break;
+        }
+      }
+    }
+  }
+  std::sort(names.begin(), names.end());
+  std::vector<std::string> lines{std::to_string(names.size()) + " online: " + join(names, " ")};
+  ctx.reply(list_event("who", names, lines));
+}
+
+void Lobby::cmd_games(Ctx& ctx) {
+  json items = json::array();
+  std::vector<std::string> lines;
+  for (const GameInfo* g : registered_games()) {
+    items.push_back({{"name", g->name},
+                     {"title", g->title},
+                     {"summary", g->summary},
+                     {"min_seats", g->min_seats},
+                     {"max_seats", g->max_seats}});
+    std::string seats = g->min_seats == g->max_seats
+                            ? std::to_string(g->min_seats)
+                            : std::to_string(g->min_seats) + "-" + std::to_string(g->max_seats);
+    lines.push_back(g->name + " (" + seats + " players): " + g->summary);
+  }
+  ctx.reply(list_event("games", items, lines));
+}
+
+void Lobby::cmd_help(Ctx& ctx, const Command& c) {
+  std::string topic = !c.args.empty() ? to_lower(c.args[0]) : c.game;
+  if (!topic.empty()) {
+    for (const GameInfo* g : registered_games()) {
+      if (g->name != topic) continue;
+      std::vector<std::string> lines{g->title + ": " + g->summary,
+                                     "Seats: " + std::to_string(g->min_seats) + "-" +
+                                         std::to_string(g->max_seats) + ". Options:"};
+      json opts = json::array();
+      for (const auto& o : g->options) {
+        lines.push_back("  " + o.name + "=" + o.accepted + " (default " + o.default_value +
+                        "): " + o.help);
+        opts.push_back({{"name", o.name},
+                        {"default", o.default_value},
+                        {"accepted", o.accepted},
+                        {"help", o.help}});
+      }
+      for (const auto& p : g->presets) lines.push_back("  --" + p.name + ": " + p.help);
+      lines.push_back(
+          "Table options: clock=none|move:SECONDS|fischer:SECONDS+INC, invisible, "
+          "drawseat, host.");
+      ctx.reply(list_event("help", {{"game", g->name}, {"options", opts}}, lines));
+      return;
+    }
+    if (!c.game.empty() || !c.args.empty()) {
+      bool command = false;
+      for (const auto& [usage, text] : command_help()) {
+        if (to_lower(usage).find(topic) != std::string::npos) command = true;
+      }
+      if (!command) throw CommandError("no help for '" + topic.substr(0, 30) + "'; try help");
+    }
+  }
+  std::vector<std::string> lines{"Commands (a leading '/' is optional):"};
+  json items = json::array();
+  for (const auto& [usage, text] : command_help()) {
+    if (!topic.empty() && to_lower(usage).find(topic) == std::string::npos) continue;
+    std::string u = usage;
+    u.resize(std::max<std::size_t>(u.size(), 46), ' ');
+    lines.push_back("  " + u + " " + text);
+    items.push_back({{"usage", usage}, {"help", text}});
+  }
+  ctx.reply(list_event("help", items, lines));
+}
+
+void Lobby::cmd_tables(Ctx& ctx, const Command& c) {
+  json items = json::array();
+  std::vector<std::string> lines;
+  for (const auto& s : table_summaries()) {
+    if (!c.game.empty() && s.game != c.game) continue;
+    if (s.invisible) continue;
+    std::vector<std::string> seats;
+    json jseats = json::array();
+    for (const auto& o : s.seats) {
+      std::string n = o.kind.empty() ? "-" : (o.kind == "cpu" ? "cpu:" + o.name : o.name);
+      seats.push_back(n);
+      jseats.push_back(n);
+    }
+    items.push_back({{"game", s.game},
+                     {"board", s.number},
+                     {"status", status_name(s.status)},
+                     {"seats", jseats},
+                     {"ply", s.ply},
+                     {"options", s.options},
+                     {"kind", s.board ? "board" : "table"}});
+    lines.push_back(s.game + " " + std::to_string(s.number) + " " + status_name(s.status) +
+                    " ply " + std::to_string(s.ply) + ": " + join(seats, ", ") +
+                    (s.options.empty() ? "" : " (" + s.options + ")"));
+  }
+  if (lines.empty()) lines.push_back("No tables.");
+  ctx.reply(list_event("tables", items, lines));
+}
+
+void Lobby::cmd_standings(Ctx& ctx, const Command& c) {
+  make_game(c.game);  // throws OptionError listing the games for a bad name
+  std::vector<store::RatingRow> rows;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [key, r] : ratings_) {
+      if (key.first == c.game) rows.push_back(r);
+    }
+  }
+  std::sort(rows.begin(), rows.end(),
+            [](const auto& a, const auto& b) { return a.rating > b.rating; });
+  json items = json::array();
+  std::vector<std::string> lines{"Standings of " + c.game + ":"};
+  int rank = 0;
+  for (const auto& r : rows) {
+    items.push_back({{"player", r.player},
+                     {"rating", std::lround(r.rating)},
+                     {"deviation", std::lround(r.deviation)},
+                     {"games", r.games}});
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%3d. %-20s %5ld  RD %3ld  games %d", ++rank, r.player.c_str(),
+                  std::lround(r.rating), std::lround(r.deviation), r.games);
+    lines.push_back(buf);
+  }
+  if (rows.empty()) lines.push_back("No rated games yet.");
+  ctx.reply(list_event("standings", items, lines));
+}
+
+std::shared_ptr<Table> Lobby::add_table_locked(std::shared_ptr<const Game> game,
+                                               std::string creator, std::vector<SeatOwner> seats,
+                                               ClockSettings clock) {
+  int& next = next_number_[game->name()];
+  if (next < 101) next = 101;  // pbmserv: board numbers per game type start at 101
+  const int number = next++;
+  const std::int64_t id = next_table_id_++;
+  auto table = std::make_shared<Table>(*this, id, std::move(game), number, std::move(creator),
+                                       std::move(seats), clock, now_ms());
+  tables_[{table->game_name(), number}] = table;
+  return table;
+}
+
+void Lobby::cmd_open(Ctx& ctx, const Command& c) {
+  if (ctx.client->user.empty()) throw CommandError("log in first");
+  std::vector<std::string> opts;
+  ClockSettings clock;
+  for (const auto& [k, v] : c.params) {
+    if (k == "clock") {
+      try {
+        clock = parse_clock(v);
+      } catch (const std::invalid_argument& e) {
+        throw CommandError(e.what());
+      }
+    } else {
+      opts.push_back(k + "=" + v);
+    }
+  }
+  auto game = make_game(c.game, join(opts, ","));
+  std::shared_ptr<Table> table;
+  {
+    std::lock_guard lock(mutex_);
+    table = add_table_locked(game, ctx.client->user, {}, clock);
+  }
+  ctx.client->current = table;
+  ctx.deferred = true;
+  table->create(ctx.caller(), ctx.done);
+}
+
+void Lobby::cmd_table(Ctx& ctx, const Command& c) {
+  auto table = resolve_board(ctx, c);
+  ctx.client->current = table;
+  ctx.deferred = true;
+  table->handle(ctx.caller(), c, ctx.done);
+}
+
+void Lobby::cmd_challenge(Ctx& ctx, const Command& c) {
+  if (ctx.client->user.empty()) throw CommandError("log in first");
+  if (c.game.empty()) {
+    throw CommandError("say which game: GAME challenge USER1 USER2 (games: see 'games')");
+  }
+  std::vector<std::string> opts;
+  ClockSettings clock;
+  for (const auto& [k, v] : c.params) {
+    if (k == "clock") {
+      try {
+        clock = parse_clock(v);
+      } catch (const std::invalid_argument& e) {
+        throw CommandError(e.what());
+      }
+    } else {
+      opts.push_back(k + "=" + v);
+    }
+  }
+  for (const auto& f : c.flags) opts.push_back(f);  // --winningways: a preset
+  auto game = make_game(c.game, join(opts, ","));
+  if (static_cast<int>(c.args.size()) != game->num_seats()) {
+    throw CommandError(game->spec() + " needs " + std::to_string(game->num_seats()) +
+                       " players, got " + std::to_string(c.args.size()));
+  }
+  std::vector<SeatOwner> seats;
+  bool me = false;
+  for (const std::string& who : c.args) {
+    const std::string lower = to_lower(who);
+    if (starts_with(lower, "cpu:")) {
+      const std::string level = lower.substr(4);
+      if (!is_bot_name(level)) {
+        make_bot(level, 0);  // throws OptionError listing the levels
+        throw CommandError("unknown CPU level '" + level + "'");
+      }
+      seats.push_back({"cpu", level});
+      continue;
+    }
+    std::string canonical;
+    {
+      std::lock_guard lock(mutex_);
+      auto it = accounts_.find(lower);
+      if (it != accounts_.end()) {
+        canonical = it->second.name;
+      } else if (online_.count(lower)) {
+        for (const auto& w : online_[lower]) {
+          if (auto cl = w.lock()) canonical = cl->user;
+        }
+      }
+    }
+    if (canonical.empty()) throw CommandError("no user named '" + who.substr(0, 30) + "'");
+    for (const auto& s : seats) {
+      if (s.kind == "user" && to_lower(s.name) == lower) {
+        throw CommandError(canonical + " is named twice");
+      }
+    }
+    if (lower == to_lower(ctx.client->user)) me = true;
+    seats.push_back({"user", canonical});
+  }
+  if (!me) throw CommandError("you must be one of the players of your challenge");
+  std::shared_ptr<Table> table;
+  {
+    std::lock_guard lock(mutex_);
+    table = add_table_locked(game, ctx.client->user, seats, clock);
+  }
+  ctx.client->current = table;
+  ctx.deferred = true;
+  table->create(ctx.caller(), ctx.done);
+}
+
+std::shared_ptr<Table> Lobby::resolve_board(const Ctx& ctx, const Command& c) const {
+  if (!c.board) {
+    auto t = ctx.client->current.lock();
+    if (!t) {
+      throw CommandError("you are at no table: give a board number, or /open GAME, /table N");
+    }
+    if (!c.game.empty() && t->game_name() != c.game) {
+      throw CommandError("your table is " + t->game_name() + " " + std::to_string(t->number()) +
+                         ", not " + c.game);
+    }
+    return t;
+  }
+  std::lock_guard lock(mutex_);
+  if (!c.game.empty()) {
+    auto it = tables_.find({c.game, *c.board});
+    if (it == tables_.end()) {
+      throw CommandError("no " + c.game + " board " + std::to_string(*c.board));
+    }
+    return it->second;
+  }
+  std::shared_ptr<Table> found;
+  std::vector<std::string> games;
+  for (const auto& [key, t] : tables_) {
+    if (key.second == *c.board) {
+      found = t;
+      games.push_back(key.first);
+    }
+  }
+  if (games.empty()) throw CommandError("no board " + std::to_string(*c.board));
+  if (games.size() > 1) {
+    throw CommandError("board " + std::to_string(*c.board) + " exists for " + join(games, " and ") +
+                       "; say which, e.g. " + games[0] + " " + std::string(verb_name(c.verb)) +
+                       " " + std::to_string(*c.board));
+  }
+  return found;
+}
+
+void Lobby::to_table(Ctx& ctx, Command& c) {
+  auto table = resolve_board(ctx, c);
+  if (c.verb == Verb::kWatch) ctx.client->current = table;
+  ctx.deferred = true;
+  table->handle(ctx.caller(), c, ctx.done);
+}
+
+}  // namespace plateau::server

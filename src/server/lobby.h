@@ -1,0 +1,101 @@
+#pragma once
+// The lobby: the one owner of the server's shared state (accounts, ratings, who is online, the
+// index of tables) behind one mutex, and the entry point of every command line from every
+// transport. It answers account and listing commands itself and hands table and board commands
+// to the table's strand. Each client's commands run one at a time, in order.
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "server/asio.h"
+#include "server/client.h"
+#include "server/command.h"
+#include "server/glicko2.h"
+#include "server/table.h"
+#include "store/store.h"
+
+namespace plateau::server {
+
+struct LobbyStats {
+  std::size_t connections = 0;
+  std::size_t tables = 0;
+  std::size_t accounts = 0;
+};
+
+class Lobby {
+ public:
+  Lobby(boost::asio::io_context& io, store::Store& store, boost::asio::thread_pool& workers);
+
+  // Reads the store and rebuilds every table (with moves, clocks, queued moves, chat), then
+  // re-arms clocks and CPU players. Call once before accepting connections. Throws
+  // std::runtime_error if a stored table cannot be replayed.
+  void restore();
+  // Stops table timers (shutdown).
+  void stop();
+
+  // Handles one command line of `client`; `done` runs once every reply is queued. Call from the
+  // client's strand, one line at a time.
+  void handle(const std::shared_ptr<Client>& client, std::string_view line,
+              std::function<void()> done);
+  void connected(const std::shared_ptr<Client>& client);
+  void disconnected(const std::shared_ptr<Client>& client);
+
+  // For tables and transports.
+  boost::asio::io_context& io() { return io_; }
+  store::Store& store() { return store_; }
+  boost::asio::thread_pool& workers() { return workers_; }
+  // Wall clock in ms since the epoch.
+  static std::int64_t now_ms();
+  // Open connections of `user` (case-insensitive).
+  std::vector<std::shared_ptr<Client>> clients_of(const std::string& user) const;
+  bool is_account(const std::string& name) const;
+  // Updates both players' ratings for one game (score_a: 1, 0.5 or 0 for player a), adds the
+  // rows to `batch`, and returns the page's rating lines.
+  std::vector<std::string> rate_game(const std::string& game, const std::string& a,
+                                     const std::string& b, double score_a, store::Batch& batch);
+  std::shared_ptr<Table> find_table(const std::string& game, int number) const;
+  std::vector<TableSummary> table_summaries() const;
+  LobbyStats stats() const;
+
+ private:
+  struct Ctx;
+  void dispatch(Ctx& ctx, Command& c);
+  void cmd_register(Ctx& ctx, const Command& c);
+  void cmd_login(Ctx& ctx, const Command& c);
+  void cmd_guest(Ctx& ctx);
+  void cmd_logout(Ctx& ctx);
+  void cmd_who(Ctx& ctx);
+  void cmd_games(Ctx& ctx);
+  void cmd_help(Ctx& ctx, const Command& c);
+  void cmd_tables(Ctx& ctx, const Command& c);
+  void cmd_standings(Ctx& ctx, const Command& c);
+  void cmd_open(Ctx& ctx, const Command& c);
+  void cmd_table(Ctx& ctx, const Command& c);
+  void cmd_challenge(Ctx& ctx, const Command& c);
+  void to_table(Ctx& ctx, Command& c);
+  void set_user(const std::shared_ptr<Client>& client, const std::string& user, bool guest);
+  std::shared_ptr<Table> resolve_board(const Ctx& ctx, const Command& c) const;
+  std::shared_ptr<Table> add_table_locked(std::shared_ptr<const Game> game, std::string creator,
+                                          std::vector<SeatOwner> seats, ClockSettings clock);
+
+  boost::asio::io_context& io_;
+  store::Store& store_;
+  boost::asio::thread_pool& workers_;
+
+  mutable std::mutex mutex_;
+  std::map<std::string, store::AccountRow> accounts_;                        // key: lower-case name
+  std::map<std::pair<std::string, std::string>, store::RatingRow> ratings_;  // (game, lower name)
+  std::map<std::string, std::vector<std::weak_ptr<Client>>> online_;         // lower-case name
+  std::map<std::pair<std::string, int>, std::shared_ptr<Table>> tables_;
+  std::map<std::string, int> next_number_;  // per game
+  std::int64_t next_table_id_ = 1;
+  int next_guest_ = 1;
+  std::size_t connections_ = 0;
+};
+
+}  // namespace plateau::server

@@ -1,0 +1,36 @@
+#include "server/render.h"
+
+namespace plateau::server {
+
+std::string render_text(const Event& event) {
+  std::string out;
+  const auto& d = event.data;
+  if (event.type == "error") {
+    out = "error: " + d.value("message", std::string("unknown error")) + "\n";
+  } else {
+    if (auto it = d.find("lines"); it != d.end() && it->is_array()) {
+      for (const auto& line : *it) out += line.get<std::string>() + "\n";
+    }
+    if (auto it = d.find("text");
+        it != d.end() && it->is_string() && !it->get<std::string>().empty()) {
+      out += it->get<std::string>() + "\n";
+    }
+  }
+  if (!event.page.empty()) {
+    if (!out.empty()) out += "\n";
+    out += event.page;
+    if (out.back() != '\n') out += '\n';
+  }
+  return out;
+}
+
+std::string render_json(const Event& event, long long re) {
+  nlohmann::json j = event.data;
+  j["type"] = event.type;
+  if (event.type == "board" || event.type == "challenge") j["page"] = event.page;
+  if (re >= 0) j["re"] = re;
+  // Invalid UTF-8 from a client (chat) is replaced rather than failing the whole event.
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace plateau::server

@@ -1,0 +1,128 @@
+#include "server/server.h"
+
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include "server/asio.h"
+#include "server/http_session.h"
+#include "server/lobby.h"
+#include "server/text_session.h"
+#include "store/store.h"
+
+namespace plateau::server {
+
+namespace {
+
+using boost::asio::ip::tcp;
+
+// Accepts connections on one port and hands each socket, on its own strand, to `make_session`.
+class Listener : public std::enable_shared_from_this<Listener> {
+ public:
+  using Factory = std::function<void(tcp::socket)>;
+  Listener(boost::asio::io_context& io, const tcp::endpoint& endpoint, std::string name,
+           Factory factory)
+      : io_(io), acceptor_(io), name_(std::move(name)), factory_(std::move(factory)) {
+    acceptor_.open(endpoint.protocol());
+    acceptor_.set_option(boost::asio::socket_base::reuse_address(true));
+    acceptor_.bind(endpoint);
+    acceptor_.listen(boost::asio::socket_base::max_listen_connections);
+    spdlog::info("listening: {} on {}:{}", name_, endpoint.address().to_string(), endpoint.port());
+  }
+  void start() { accept(); }
+  void stop() {
+    boost::asio::post(acceptor_.get_executor(), [self = shared_from_this()] {
+      boost::system::error_code ignored;
+      self->acceptor_.close(ignored);
+    });
+  }
+
+ private:
+  void accept() {
+    acceptor_.async_accept(
+        boost::asio::make_strand(io_),
+        [self = shared_from_this()](boost::system::error_code ec, tcp::socket socket) {
+          if (ec == boost::asio::error::operation_aborted) return;
+          if (!ec) {
+            socket.set_option(tcp::no_delay(true), ec);
+            self->factory_(std::move(socket));
+          } else {
+            spdlog::warn("{}: accept failed: {}", self->name_, ec.message());
+          }
+          self->accept();
+        });
+  }
+
+  boost::asio::io_context& io_;
+  tcp::acceptor acceptor_;
+  std::string name_;
+  Factory factory_;
+};
+
+}  // namespace
+
+int run_server(const ServerOptions& options) {
+  std::error_code fs_error;
+  std::filesystem::create_directories(options.data_dir, fs_error);
+  if (fs_error) {
+    throw std::runtime_error("cannot create data directory " + options.data_dir.string() + ": " +
+                             fs_error.message());
+  }
+  const auto db_path = options.data_dir / "plateau.db";
+  spdlog::info("store: {}", db_path.string());
+  store::Store store(db_path);
+
+  boost::asio::io_context io(options.io_threads);
+  boost::asio::thread_pool workers(static_cast<std::size_t>(std::max(1, options.worker_threads)));
+  Lobby lobby(io, store, workers);
+  lobby.restore();
+
+  std::atomic<bool> ready{false};
+  const auto address = boost::asio::ip::make_address(options.bind);
+  std::vector<std::shared_ptr<Listener>> listeners;
+  try {
+    listeners.push_back(std::make_shared<Listener>(
+        io, tcp::endpoint(address, options.text_port), "text",
+        [&lobby, &options](tcp::socket socket) {
+          std::make_shared<TextSession>(lobby, std::move(socket), options.limits)->start();
+        }));
+    listeners.push_back(std::make_shared<Listener>(
+        io, tcp::endpoint(address, options.http_port), "http",
+        [&lobby, &options, &ready](tcp::socket socket) {
+          std::make_shared<HttpSession>(lobby, std::move(socket), options.limits, ready,
+                                        options.web_dir)->start();
+        }));
+  } catch (const boost::system::system_error& e) {
+    throw std::runtime_error(std::string("cannot listen: ") + e.what());
+  }
+  spdlog::info("biloba port {} reserved (the Biloba protocol is not served yet)",
+               options.biloba_port);
+  for (auto& l : listeners) l->start();
+
+  boost::asio::signal_set signals(io, SIGTERM, SIGINT);
+  signals.async_wait([&](boost::system::error_code ec, int sig) {
+    if (ec) return;
+    spdlog::info("signal {}: shutting down", sig);
+    ready = false;
+    for (auto& l : listeners) l->stop();
+    lobby.stop();
+    // Let tables finish what they are writing, then stop the I/O.
+    store.flush();
+    io.stop();
+  });
+
+  ready = true;
+  spdlog::info("ready");
+  std::vector<std::thread> threads;
+  for (int i = 1; i < options.io_threads; ++i) threads.emplace_back([&io] { io.run(); });
+  io.run();
+  for (auto& t : threads) t.join();
+  workers.join();
+  store.flush();
+  spdlog::info("stopped");
+  return 0;
+}
+
+}  // namespace plateau::server

@@ -1,0 +1,114 @@
+#include "server/session.h"
+
+#include <spdlog/spdlog.h>
+
+#include "server/lobby.h"
+
+namespace plateau::server {
+
+Session::Session(Lobby& lobby, boost::asio::any_io_executor strand, SessionLimits limits)
+    : lobby_(lobby),
+      strand_(strand),
+      limits_(limits),
+      idle_(strand),
+      tokens_(limits.burst),
+      last_refill_(std::chrono::steady_clock::now()) {}
+
+void Session::begin() {
+  lobby_.connected(std::static_pointer_cast<Client>(shared_from_this()));
+  spdlog::info("{}: connected", describe());
+  arm_idle();
+}
+
+void Session::ended() {
+  if (ended_) return;
+  ended_ = true;
+  closing_ = true;
+  idle_.cancel();
+  lobby_.disconnected(std::static_pointer_cast<Client>(shared_from_this()));
+  spdlog::info("{}: disconnected{}", describe(), user.empty() ? "" : " (" + user + ")");
+}
+
+void Session::send(const Event& event, bool reply) {
+  boost::asio::post(strand_,
+                    [self = std::static_pointer_cast<Session>(shared_from_this()), event, reply] {
+                      if (self->closing_) return;
+                      self->write_event(event, reply ? self->current_id_ : -1);
+                      if (self->pending_output() > self->limits_.max_output_bytes) {
+                        spdlog::warn("{}: output backlog over {} bytes; closing", self->describe(),
+                                     self->limits_.max_output_bytes);
+                        self->closing_ = true;
+                        self->shutdown();
+                      }
+                    });
+}
+
+void Session::close() {
+  boost::asio::post(strand_, [self = std::static_pointer_cast<Session>(shared_from_this())] {
+    self->closing_ = true;
+    self->shutdown();
+  });
+}
+
+bool Session::take_token() {
+  const auto now = std::chrono::steady_clock::now();
+  const double elapsed = std::chrono::duration<double>(now - last_refill_).count();
+  last_refill_ = now;
+  tokens_ = std::min(limits_.burst, tokens_ + elapsed * limits_.commands_per_second);
+  if (tokens_ < 1.0) return false;
+  tokens_ -= 1.0;
+  return true;
+}
+
+void Session::on_input(std::string line, long long id) {
+  if (closing_) return;
+  arm_idle();
+  if (pending_.size() >= limits_.max_pending) {
+    spdlog::warn("{}: more than {} commands waiting; closing", describe(), limits_.max_pending);
+    write_event(error_event("too many commands waiting; closing the connection"), id);
+    closing_ = true;
+    shutdown();
+    return;
+  }
+  pending_.push_back({std::move(line), id});
+  pump();
+}
+
+void Session::pump() {
+  while (!running_ && !pending_.empty() && !closing_) {
+    Line line = std::move(pending_.front());
+    pending_.pop_front();
+    if (!take_token()) {
+      write_event(error_event("too many commands: at most " +
+                              std::to_string(static_cast<int>(limits_.commands_per_second)) +
+                              " per second; command dropped"),
+                  line.id);
+      continue;
+    }
+    running_ = true;
+    current_id_ = line.id;
+    auto self = std::static_pointer_cast<Session>(shared_from_this());
+    lobby_.handle(self, line.text, [self] {
+      boost::asio::post(self->strand_, [self] {
+        self->running_ = false;
+        self->current_id_ = -1;
+        self->pump();
+      });
+    });
+  }
+}
+
+void Session::arm_idle() {
+  idle_.expires_after(limits_.idle_timeout);
+  idle_.async_wait(
+      [self = std::static_pointer_cast<Session>(shared_from_this())](boost::system::error_code ec) {
+        if (ec || self->closing_) return;
+        spdlog::info("{}: idle for {} s; closing", self->describe(),
+                     self->limits_.idle_timeout.count());
+        self->write_event(Event{"bye", {{"text", "Idle timeout: goodbye."}}, {}}, -1);
+        self->closing_ = true;
+        self->shutdown();
+      });
+}
+
+}  // namespace plateau::server

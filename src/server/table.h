@@ -1,0 +1,245 @@
+#pragma once
+// A table: one game with its seats, watchers, chat, clock, queued moves and pending requests.
+// Both BSW-style tables (/open, /join, /start) and pbmserv boards (challenge) are tables; a board
+// simply starts seated and playing. Every table runs on its own strand: its commands are
+// handled one at a time, and a command that changes anything is written to the store (group
+// commit) before anyone hears of it; commands arriving meanwhile wait their turn.
+//
+// The table never applies a rule itself: moves go through State::parse_move (its RuleError is
+// relayed), turns through State::current_seat, results through State::returns.
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "ai/bot.h"
+#include "core/game.h"
+#include "server/asio.h"
+#include "server/board_page.h"
+#include "server/client.h"
+#include "server/command.h"
+#include "server/game_clock.h"
+#include "store/store.h"
+
+namespace plateau::server {
+
+class Lobby;
+
+// Who sends a command: the account name and the connection to answer.
+struct Caller {
+  std::string user;  // "" when not logged in
+  bool guest = false;
+  std::shared_ptr<Client> client;  // null for the server's own actions
+};
+
+struct SeatOwner {
+  std::string kind;  // "" (free), "user", "cpu"
+  std::string name;  // account name, or the bot level for "cpu"
+  bool operator==(const SeatOwner&) const = default;
+};
+
+enum class TableStatus { kSetup, kPlaying, kOver, kDeclined };
+const char* status_name(TableStatus status);
+
+// A listing line's worth of a table, readable from any thread.
+struct TableSummary {
+  std::string game;
+  int number = 0;
+  bool board = false;
+  TableStatus status = TableStatus::kSetup;
+  std::vector<SeatOwner> seats;
+  int ply = 0;
+  std::string options;
+  bool invisible = false;
+};
+
+class Table : public std::enable_shared_from_this<Table> {
+ public:
+  using Done = std::function<void()>;
+
+  // A new table of `game` (already validated), numbered `number`, not yet stored: call
+  // create() to store it and tell `caller`. `seats` pre-seats a pbmserv board, which starts
+  // playing at once; empty for a BSW table in set-up.
+  Table(Lobby& lobby, std::int64_t id, std::shared_ptr<const Game> game, int number,
+        std::string creator, std::vector<SeatOwner> seats, ClockSettings clock,
+        std::int64_t now_ms);
+  // A stored table, with its moves and chat, replayed through the rules. Throws
+  // std::runtime_error naming the table if a stored move is no longer legal.
+  Table(Lobby& lobby, const store::TableRow& row, const std::vector<store::MoveRow>& moves,
+        const std::vector<store::ChatRow>& chat);
+
+  std::int64_t id() const { return id_; }
+  const std::string& game_name() const { return game_name_; }
+  int number() const { return number_; }
+
+  // Stores the new table, then tells `caller` (board number / table event) and, for a board,
+  // every player ("New <Game> Board <n>").
+  void create(Caller caller, Done done);
+  // Handles a table or board command of `caller` on the strand; `done` runs after every reply.
+  void handle(Caller caller, Command command, Done done);
+  // Re-arms clocks and CPU players after a restart.
+  void resume();
+  // Cancels timers (server shutdown).
+  void stop();
+  // The game record (core/record.h) on the strand, passed to `reply`.
+  void fetch_record(std::function<void(std::string)> reply);
+  // Thread-safe listing data.
+  TableSummary summary() const;
+
+ private:
+  struct Played {
+    Move move;
+    std::string text;  // canonical notation, or "Resign"/"Forfeit" as a page entry only
+    int seat = 0;
+    bool automatic = false;
+    std::int64_t at_ms = 0;
+  };
+  struct Request {           // a pending draw offer or undo request
+    std::string kind;        // "draw" or "undo"
+    int by = 0;              // table seat asking
+    std::set<int> accepted;  // table seats that agreed (the asker included)
+  };
+  struct Delivery {
+    enum class To { kCaller, kAll, kUser } to = To::kAll;
+    std::string user;
+    Event event;
+  };
+  // What one action produces: writes to make durable, then events to deliver.
+  struct Tx {
+    Caller caller;
+    store::Batch batch;
+    bool table_changed = false;
+    std::vector<Delivery> out;
+    void reply(Event e) { out.push_back({Delivery::To::kCaller, {}, std::move(e)}); }
+    void all(Event e) { out.push_back({Delivery::To::kAll, {}, std::move(e)}); }
+    void user(const std::string& name, Event e) {
+      out.push_back({Delivery::To::kUser, name, std::move(e)});
+    }
+  };
+  using Action = std::function<void(Tx&)>;
+  struct Job {
+    Caller caller;
+    Action action;
+    Done done;
+  };
+
+  // Strand plumbing.
+  void post(Caller caller, Action action, Done done);
+  void run(Job job);
+  void pump();
+  void execute(Job job);
+  void finish(Tx tx, Done done);
+  void deliver(Tx& tx);
+  void after_change();
+
+  // Commands.
+  void on_command(Tx& tx, const Command& c);
+  void cmd_join(Tx& tx, const Command& c);
+  void cmd_leave(Tx& tx);
+  void cmd_option(Tx& tx, const Command& c);
+  void cmd_start(Tx& tx, bool rated);
+  void cmd_watch(Tx& tx);
+  void cmd_say(Tx& tx, const std::string& text);
+  void cmd_reset(Tx& tx);
+  void cmd_move(Tx& tx, const Command& c);
+  void cmd_queue(Tx& tx, const Command& c);
+  void cmd_resign(Tx& tx);
+  void cmd_request(Tx& tx, const std::string& kind);
+  void cmd_answer(Tx& tx, bool accept);
+  void cmd_show(Tx& tx, const Command& c);
+  void cmd_steps(Tx& tx, const Command& c);
+
+  // Game flow.
+  void play(Tx& tx, const Move& move, int seat, bool automatic);
+  void after_move(Tx& tx);
+  // Ends the game with `table_seat` losing ("Resign" or "Forfeit" in the move table); a
+  // resignation before every seat has moved declines the challenge instead.
+  void resign_seat(Tx& tx, int table_seat, const std::string& entry,
+                   const std::string& reason = "");
+  void end_game(Tx& tx, std::vector<double> returns, const std::string& reason);
+  void undo_last(Tx& tx);
+  void rebuild_state();
+  void on_cpu_move(Tx& tx, int ply, const Move& move);
+  void on_clock(Tx& tx);
+  void arm_clock();
+  void maybe_think();
+  void cpu_failed(Tx& tx, int ply, const std::string& why);
+
+  // Queries.
+  int table_seat_of(const std::string& user) const;  // -1 if not seated
+  int game_seat_of_table_seat(int table_seat) const;
+  int seat_to_move() const;  // table seat, or -1
+  std::string owner_name(int table_seat) const;
+  std::vector<std::string> players_by_game_seat() const;
+  bool is_watching(const std::shared_ptr<Client>& client) const;
+  void add_watcher(const std::shared_ptr<Client>& client);
+  void remove_watcher(const std::shared_ptr<Client>& client);
+  bool everyone_moved() const;
+  std::vector<int> human_seats_except(int table_seat) const;
+  std::string label() const;  // "bohnduell 101"
+  std::string title() const;  // "BohnDuell Board 101"
+  std::string status_line() const;
+  std::string page(const std::string& heading, const State& shown, int shown_ply) const;
+  Event table_event(const std::string& text) const;
+  Event move_event(const Played& p, int ply) const;
+  Event board_event(const std::string& heading) const;
+  void require_user(const Tx& tx) const;
+  void require_playing() const;
+  std::string data_json() const;
+  void load_data_json(const std::string& text);
+  void refresh_summary();
+
+  Lobby& lobby_;
+  boost::asio::strand<boost::asio::io_context::executor_type> strand_;
+  boost::asio::steady_timer timer_;
+
+  // Durable.
+  std::int64_t id_;
+  std::string game_name_;
+  int number_;
+  std::int64_t created_ms_;
+  std::shared_ptr<const Game> game_;
+  std::string creator_;
+  bool board_ = false;
+  TableStatus status_ = TableStatus::kSetup;
+  bool rated_ = false;
+  std::vector<SeatOwner> seats_;  // by table seat
+  std::vector<int> order_;        // game seat -> table seat
+  std::unique_ptr<State> initial_;
+  std::unique_ptr<State> state_;
+  std::vector<Played> moves_;
+  std::vector<PageMove> extra_entries_;  // "Resign"/"Forfeit" after the last move
+  std::string result_;                   // "1-0", "0-1", "1/2-1/2", ... once over
+  std::string reason_;                   // rules, resign, time, agreement, declined
+  std::string declined_by_;
+  std::vector<double> returns_;  // by game seat, once over
+  std::vector<std::string> rating_lines_;
+  std::optional<Request> request_;
+  std::map<std::string, std::string> queued_;  // user -> move text
+  std::set<std::string> queued_resign_;
+  std::map<std::string, std::string> table_flags_;  // invisible, drawseat, host, result
+  ClockSettings clock_;
+  std::vector<std::int64_t> bank_ms_;  // by game seat
+  std::int64_t turn_started_ms_ = 0;
+  std::int64_t started_ms_ = 0;
+  std::int64_t ended_ms_ = 0;
+  std::vector<store::ChatRow> chat_;  // recent lines
+
+  // Runtime only.
+  std::vector<std::weak_ptr<Client>> watchers_;
+  bool busy_ = false;
+  std::deque<Job> waiting_;
+  bool thinking_ = false;
+  bool stopped_ = false;
+  std::vector<std::shared_ptr<Bot>> bots_;  // by table seat
+  mutable std::mutex summary_mutex_;
+  TableSummary summary_;
+};
+
+}  // namespace plateau::server

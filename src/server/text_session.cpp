@@ -1,0 +1,123 @@
+#include "server/text_session.h"
+
+#include <spdlog/spdlog.h>
+
+#include "server/command.h"
+#include "server/render.h"
+
+namespace plateau::server {
+
+TextSession::TextSession(Lobby& lobby, boost::asio::ip::tcp::socket socket, SessionLimits limits)
+    : Session(lobby, socket.get_executor(), limits), socket_(std::move(socket)) {
+  boost::system::error_code ec;
+  auto ep = socket_.remote_endpoint(ec);
+  peer_ = "text " +
+          (ec ? std::string("?") : ep.address().to_string() + ":" + std::to_string(ep.port()));
+}
+
+void TextSession::start() {
+  boost::asio::dispatch(
+      strand_, [self = std::static_pointer_cast<TextSession>(shared_from_this())] {
+        self->begin();
+        self->write_event(Event{"welcome",
+                                {{"server", "plateau"},
+                                 {"text",
+                                  "Welcome to Plateau. Type help for the commands; "
+                                  "register NAME PASSWORD, login NAME PASSWORD or guest."}},
+                                {}},
+                          -1);
+        self->read();
+      });
+}
+
+void TextSession::read() {
+  socket_.async_read_some(
+      boost::asio::buffer(buffer_),
+      [self = std::static_pointer_cast<TextSession>(shared_from_this())](
+          boost::system::error_code ec, std::size_t n) { self->on_read(ec, n); });
+}
+
+void TextSession::on_read(boost::system::error_code ec, std::size_t n) {
+  if (ec) {
+    shut_ = true;
+    boost::system::error_code ignored;
+    socket_.close(ignored);
+    ended();
+    return;
+  }
+  std::string_view chunk(buffer_, n);
+  while (!chunk.empty()) {
+    const std::size_t nl = chunk.find('\n');
+    const std::string_view piece = chunk.substr(0, nl);
+    if (!discarding_) {
+      if (partial_.size() + piece.size() > kMaxLineBytes + 1) {  // +1: a trailing '\r'
+        write_event(error_event("line too long: at most " + std::to_string(kMaxLineBytes) +
+                                " bytes; line ignored"),
+                    -1);
+        partial_.clear();
+        discarding_ = true;
+      } else {
+        partial_.append(piece);
+      }
+    }
+    if (nl == std::string_view::npos) break;
+    if (!discarding_) on_input(std::move(partial_));
+    partial_.clear();
+    discarding_ = false;
+    chunk.remove_prefix(nl + 1);
+  }
+  if (!shut_) read();
+}
+
+void TextSession::write_event(const Event& event, long long) {
+  if (shut_) return;
+  std::string text = render_text(event);
+  if (text.empty()) return;
+  queued_bytes_ += text.size();
+  out_.push_back(std::move(text));
+  if (!writing_) write_next();
+}
+
+void TextSession::write_next() {
+  if (out_.empty()) {
+    writing_ = false;
+    if (closing_ && !shut_) {
+      shut_ = true;
+      boost::system::error_code ignored;
+      socket_.shutdown(boost::asio::ip::tcp::socket::shutdown_both, ignored);
+      socket_.close(ignored);
+    }
+    return;
+  }
+  writing_ = true;
+  boost::asio::async_write(socket_, boost::asio::buffer(out_.front()),
+                           [self = std::static_pointer_cast<TextSession>(shared_from_this())](
+                               boost::system::error_code ec, std::size_t) {
+                             self->queued_bytes_ -= self->out_.front().size();
+                             self->out_.pop_front();
+                             if (ec) {
+                               self->out_.clear();
+                               self->queued_bytes_ = 0;
+                               self->writing_ = false;
+                               self->shut_ = true;
+                               boost::system::error_code ignored;
+                               self->socket_.close(ignored);
+                               return;
+                             }
+                             self->write_next();
+                           });
+}
+
+void TextSession::shutdown() {
+  closing_ = true;
+  if (queued_bytes_ > limits_.max_output_bytes && !shut_) {
+    // A client that does not read: drop its output instead of waiting for it.
+    shut_ = true;
+    boost::system::error_code ignored;
+    socket_.close(ignored);
+    return;
+  }
+  if (!writing_ && !shut_) write_next();
+}
+
+}  // namespace plateau::server

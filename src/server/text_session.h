@@ -1,0 +1,38 @@
+#pragma once
+// The plain text transport (TCP, default port 8023): one command per line, replies as text
+// (render_text). Usable with a telnet-like client. Lines longer than kMaxLineBytes get an error
+// and are skipped up to their end.
+#include <deque>
+#include <string>
+
+#include "server/asio.h"
+#include "server/session.h"
+
+namespace plateau::server {
+
+class TextSession : public Session {
+ public:
+  TextSession(Lobby& lobby, boost::asio::ip::tcp::socket socket, SessionLimits limits);
+  void start();
+  std::string describe() const override { return peer_; }
+
+ private:
+  void read();
+  void on_read(boost::system::error_code ec, std::size_t n);
+  void write_event(const Event& event, long long re) override;
+  void shutdown() override;
+  std::size_t pending_output() const override { return queued_bytes_; }
+  void write_next();
+
+  boost::asio::ip::tcp::socket socket_;
+  std::string peer_;
+  char buffer_[4096];
+  std::string partial_;
+  bool discarding_ = false;
+  std::deque<std::string> out_;
+  std::size_t queued_bytes_ = 0;
+  bool writing_ = false;
+  bool shut_ = false;
+};
+
+}  // namespace plateau::server

@@ -1,0 +1,133 @@
+#include "server/ws_session.h"
+
+#include <spdlog/spdlog.h>
+
+#include <nlohmann/json.hpp>
+
+#include "server/render.h"
+
+namespace plateau::server {
+
+namespace beast = boost::beast;
+namespace websocket = beast::websocket;
+
+WsSession::WsSession(Lobby& lobby, beast::tcp_stream stream, SessionLimits limits)
+    : Session(lobby, stream.get_executor(), limits), ws_(std::move(stream)) {
+  boost::system::error_code ec;
+  auto ep = beast::get_lowest_layer(ws_).socket().remote_endpoint(ec);
+  peer_ =
+      "ws " + (ec ? std::string("?") : ep.address().to_string() + ":" + std::to_string(ep.port()));
+}
+
+void WsSession::start(beast::http::request<beast::http::string_body> request) {
+  beast::get_lowest_layer(ws_).expires_never();
+  ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
+  ws_.read_message_max(kMaxWsMessage);
+  auto req = std::make_shared<beast::http::request<beast::http::string_body>>(std::move(request));
+  ws_.async_accept(*req, [self = std::static_pointer_cast<WsSession>(shared_from_this()),
+                          req](beast::error_code ec) {
+    if (ec) {
+      spdlog::info("{}: websocket handshake failed: {}", self->peer_, ec.message());
+      return;
+    }
+    self->open_ = true;
+    self->begin();
+    self->write_event(Event{"welcome",
+                            {{"server", "plateau"},
+                             {"text",
+                              "Welcome to Plateau. Send commands as text or as "
+                              "{\"cmd\": LINE, \"id\": N}."}},
+                            {}},
+                      -1);
+    self->read();
+  });
+}
+
+void WsSession::read() {
+  ws_.async_read(buffer_, [self = std::static_pointer_cast<WsSession>(shared_from_this())](
+                              beast::error_code ec, std::size_t n) { self->on_read(ec, n); });
+}
+
+void WsSession::on_read(beast::error_code ec, std::size_t) {
+  if (ec == websocket::error::message_too_big) {
+    // The stream is failed after this error: say why, then close.
+    spdlog::info("{}: message over {} bytes; closing", peer_, kMaxWsMessage);
+    write_event(
+        error_event("message too long: at most " + std::to_string(kMaxWsMessage) + " bytes"), -1);
+    closing_ = true;
+    shutdown();
+    ended();
+    return;
+  }
+  if (ec) {
+    shut_ = true;
+    ended();
+    return;
+  }
+  std::string text = beast::buffers_to_string(buffer_.data());
+  buffer_.consume(buffer_.size());
+  if (!ws_.got_text()) {
+    write_event(error_event("binary messages are not accepted; send text"), -1);
+  } else if (!text.empty() && text.front() == '{') {
+    nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("cmd") || !j["cmd"].is_string()) {
+      write_event(error_event("bad JSON command: expected {\"cmd\": \"LINE\", \"id\": N}"), -1);
+    } else {
+      long long id = -1;
+      if (j.contains("id") && j["id"].is_number_integer()) id = j["id"].get<long long>();
+      on_input(j["cmd"].get<std::string>(), id);
+    }
+  } else {
+    on_input(std::move(text));
+  }
+  if (!shut_) read();
+}
+
+void WsSession::write_event(const Event& event, long long re) {
+  if (shut_ || !open_) return;
+  std::string text = render_json(event, re);
+  queued_bytes_ += text.size();
+  out_.push_back(std::move(text));
+  if (!writing_) write_next();
+}
+
+void WsSession::write_next() {
+  if (out_.empty()) {
+    writing_ = false;
+    if (closing_ && !shut_) {
+      shut_ = true;
+      ws_.async_close(
+          websocket::close_code::normal,
+          [self = std::static_pointer_cast<WsSession>(shared_from_this())](beast::error_code) {});
+    }
+    return;
+  }
+  writing_ = true;
+  ws_.text(true);
+  ws_.async_write(boost::asio::buffer(out_.front()),
+                  [self = std::static_pointer_cast<WsSession>(shared_from_this())](
+                      beast::error_code ec, std::size_t) {
+                    self->queued_bytes_ -= self->out_.front().size();
+                    self->out_.pop_front();
+                    if (ec) {
+                      self->out_.clear();
+                      self->queued_bytes_ = 0;
+                      self->writing_ = false;
+                      self->shut_ = true;
+                      return;
+                    }
+                    self->write_next();
+                  });
+}
+
+void WsSession::shutdown() {
+  closing_ = true;
+  if (queued_bytes_ > limits_.max_output_bytes && !shut_) {
+    shut_ = true;
+    beast::get_lowest_layer(ws_).close();
+    return;
+  }
+  if (!writing_ && !shut_) write_next();
+}
+
+}  // namespace plateau::server

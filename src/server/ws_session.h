@@ -1,0 +1,43 @@
+#pragma once
+// The WebSocket transport (path /ws on the HTTP port): each text message is one command, either
+// the command line itself or JSON {"cmd": "LINE", "id": N}; every event comes back as one JSON
+// message (render_json), replies carrying "re": N. Messages are limited to kMaxWsMessage bytes.
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <boost/beast/websocket.hpp>
+#include <deque>
+#include <string>
+
+#include "server/asio.h"
+#include "server/session.h"
+
+namespace plateau::server {
+
+inline constexpr std::size_t kMaxWsMessage = 64 * 1024;
+
+class WsSession : public Session {
+ public:
+  WsSession(Lobby& lobby, boost::beast::tcp_stream stream, SessionLimits limits);
+  // Completes the upgrade of `request` and starts reading.
+  void start(boost::beast::http::request<boost::beast::http::string_body> request);
+  std::string describe() const override { return peer_; }
+
+ private:
+  void read();
+  void on_read(boost::beast::error_code ec, std::size_t n);
+  void write_event(const Event& event, long long re) override;
+  void shutdown() override;
+  std::size_t pending_output() const override { return queued_bytes_; }
+  void write_next();
+
+  boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
+  std::string peer_;
+  boost::beast::flat_buffer buffer_;
+  std::deque<std::string> out_;
+  std::size_t queued_bytes_ = 0;
+  bool writing_ = false;
+  bool open_ = false;
+  bool shut_ = false;
+};
+
+}  // namespace plateau::server

@@ -1,0 +1,53 @@
+#include "store/migrations.h"
+
+namespace plateau::store {
+
+const std::vector<std::string>& migrations() {
+  static const std::vector<std::string> kMigrations = {
+      // 1: accounts, ratings, tables, moves, chat.
+      R"sql(
+CREATE TABLE accounts (
+  name TEXT PRIMARY KEY COLLATE NOCASE,
+  password_hash TEXT NOT NULL,
+  created_ms INTEGER NOT NULL
+);
+CREATE TABLE ratings (
+  game TEXT NOT NULL,
+  player TEXT NOT NULL COLLATE NOCASE,
+  rating REAL NOT NULL,
+  deviation REAL NOT NULL,
+  volatility REAL NOT NULL,
+  games INTEGER NOT NULL,
+  PRIMARY KEY (game, player)
+);
+CREATE TABLE tables (
+  id INTEGER PRIMARY KEY,
+  game TEXT NOT NULL,
+  number INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  created_ms INTEGER NOT NULL,
+  UNIQUE (game, number)
+);
+CREATE TABLE moves (
+  table_id INTEGER NOT NULL REFERENCES tables(id),
+  ply INTEGER NOT NULL,
+  move TEXT NOT NULL,
+  seat INTEGER NOT NULL,
+  automatic INTEGER NOT NULL,
+  at_ms INTEGER NOT NULL,
+  PRIMARY KEY (table_id, ply)
+);
+CREATE TABLE chat (
+  seq INTEGER PRIMARY KEY AUTOINCREMENT,
+  table_id INTEGER NOT NULL REFERENCES tables(id),
+  at_ms INTEGER NOT NULL,
+  user TEXT NOT NULL,
+  text TEXT NOT NULL
+);
+CREATE INDEX chat_by_table ON chat(table_id, seq);
+)sql",
+  };
+  return kMigrations;
+}
+
+}  // namespace plateau::store

@@ -1,0 +1,269 @@
+#include "store/store.h"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+
+#include <stdexcept>
+
+#include "store/migrations.h"
+
+namespace plateau::store {
+
+void Batch::put_account(const AccountRow& row) {
+  ops_.push_back([row](SQLite::Database& db) {
+    SQLite::Statement q(db,
+                        "INSERT OR REPLACE INTO accounts(name, password_hash, created_ms) "
+                        "VALUES (?, ?, ?)");
+    q.bind(1, row.name);
+    q.bind(2, row.password_hash);
+    q.bind(3, static_cast<int64_t>(row.created_ms));
+    q.exec();
+  });
+}
+
+void Batch::put_rating(const RatingRow& row) {
+  ops_.push_back([row](SQLite::Database& db) {
+    SQLite::Statement q(db,
+                        "INSERT OR REPLACE INTO ratings(game, player, rating, deviation, "
+                        "volatility, games) VALUES (?, ?, ?, ?, ?, ?)");
+    q.bind(1, row.game);
+    q.bind(2, row.player);
+    q.bind(3, row.rating);
+    q.bind(4, row.deviation);
+    q.bind(5, row.volatility);
+    q.bind(6, row.games);
+    q.exec();
+  });
+}
+
+void Batch::put_table(const TableRow& row) {
+  ops_.push_back([row](SQLite::Database& db) {
+    SQLite::Statement q(
+        db,
+        "INSERT INTO tables(id, game, number, data, created_ms) "
+        "VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET data = excluded.data");
+    q.bind(1, static_cast<int64_t>(row.id));
+    q.bind(2, row.game);
+    q.bind(3, row.number);
+    q.bind(4, row.data);
+    q.bind(5, static_cast<int64_t>(row.created_ms));
+    q.exec();
+  });
+}
+
+void Batch::add_move(const MoveRow& row) {
+  ops_.push_back([row](SQLite::Database& db) {
+    SQLite::Statement q(db,
+                        "INSERT INTO moves(table_id, ply, move, seat, automatic, at_ms) "
+                        "VALUES (?, ?, ?, ?, ?, ?)");
+    q.bind(1, static_cast<int64_t>(row.table_id));
+    q.bind(2, row.ply);
+    q.bind(3, row.move);
+    q.bind(4, row.seat);
+    q.bind(5, row.automatic ? 1 : 0);
+    q.bind(6, static_cast<int64_t>(row.at_ms));
+    q.exec();
+  });
+}
+
+void Batch::delete_moves_from(std::int64_t table_id, int from_ply) {
+  ops_.push_back([table_id, from_ply](SQLite::Database& db) {
+    SQLite::Statement q(db, "DELETE FROM moves WHERE table_id = ? AND ply >= ?");
+    q.bind(1, static_cast<int64_t>(table_id));
+    q.bind(2, from_ply);
+    q.exec();
+  });
+}
+
+void Batch::add_chat(const ChatRow& row) {
+  ops_.push_back([row](SQLite::Database& db) {
+    SQLite::Statement q(db, "INSERT INTO chat(table_id, at_ms, user, text) VALUES (?, ?, ?, ?)");
+    q.bind(1, static_cast<int64_t>(row.table_id));
+    q.bind(2, static_cast<int64_t>(row.at_ms));
+    q.bind(3, row.user);
+    q.bind(4, row.text);
+    q.exec();
+  });
+}
+
+void Batch::apply(SQLite::Database& db) const {
+  for (const auto& op : ops_) op(db);
+}
+
+Store::Store(const std::filesystem::path& path) {
+  try {
+    db_ = std::make_unique<SQLite::Database>(path.string(),
+                                             SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    db_->exec("PRAGMA journal_mode=WAL");
+    db_->exec("PRAGMA synchronous=FULL");
+    db_->exec("PRAGMA foreign_keys=ON");
+    db_->setBusyTimeout(5000);
+    int version = db_->execAndGet("PRAGMA user_version").getInt();
+    const auto& steps = migrations();
+    if (version > static_cast<int>(steps.size())) {
+      throw std::runtime_error("schema version " + std::to_string(version) +
+                               " is newer than this program knows (" +
+                               std::to_string(steps.size()) + ")");
+    }
+    for (int v = version; v < static_cast<int>(steps.size()); ++v) {
+      SQLite::Transaction tx(*db_);
+      db_->exec(steps[v]);
+      db_->exec("PRAGMA user_version = " + std::to_string(v + 1));
+      tx.commit();
+    }
+  } catch (const SQLite::Exception& e) {
+    throw std::runtime_error("cannot open database " + path.string() + ": " + e.what());
+  }
+  writer_ = std::thread([this] { writer_loop(); });
+}
+
+Store::~Store() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_all();
+  if (writer_.joinable()) writer_.join();
+}
+
+int Store::schema_version() const {
+  std::lock_guard lock(mutex_);
+  return db_->execAndGet("PRAGMA user_version").getInt();
+}
+
+Snapshot Store::load() {
+  std::lock_guard lock(mutex_);
+  Snapshot snap;
+  SQLite::Transaction tx(*db_);
+  {
+    SQLite::Statement q(*db_, "SELECT name, password_hash, created_ms FROM accounts ORDER BY name");
+    while (q.executeStep()) {
+      snap.accounts.push_back(
+          {q.getColumn(0).getString(), q.getColumn(1).getString(), q.getColumn(2).getInt64()});
+    }
+  }
+  {
+    SQLite::Statement q(*db_,
+                        "SELECT game, player, rating, deviation, volatility, games FROM ratings "
+                        "ORDER BY game, player");
+    while (q.executeStep()) {
+      snap.ratings.push_back({q.getColumn(0).getString(), q.getColumn(1).getString(),
+                              q.getColumn(2).getDouble(), q.getColumn(3).getDouble(),
+                              q.getColumn(4).getDouble(), q.getColumn(5).getInt()});
+    }
+  }
+  {
+    SQLite::Statement q(*db_, "SELECT id, game, number, data, created_ms FROM tables ORDER BY id");
+    while (q.executeStep()) {
+      snap.tables.push_back({q.getColumn(0).getInt64(), q.getColumn(1).getString(),
+                             q.getColumn(2).getInt(), q.getColumn(3).getString(),
+                             q.getColumn(4).getInt64()});
+    }
+  }
+  {
+    SQLite::Statement q(*db_,
+                        "SELECT table_id, ply, move, seat, automatic, at_ms FROM moves "
+                        "ORDER BY table_id, ply");
+    while (q.executeStep()) {
+      MoveRow row{q.getColumn(0).getInt64(),    q.getColumn(1).getInt(),
+                  q.getColumn(2).getString(),   q.getColumn(3).getInt(),
+                  q.getColumn(4).getInt() != 0, q.getColumn(5).getInt64()};
+      snap.moves[row.table_id].push_back(std::move(row));
+    }
+  }
+  {
+    SQLite::Statement q(*db_,
+                        "SELECT table_id, at_ms, user, text FROM chat ORDER BY table_id, seq");
+    while (q.executeStep()) {
+      ChatRow row{q.getColumn(0).getInt64(), q.getColumn(1).getInt64(), q.getColumn(2).getString(),
+                  q.getColumn(3).getString()};
+      snap.chat[row.table_id].push_back(std::move(row));
+    }
+  }
+  tx.commit();
+  return snap;
+}
+
+void Store::submit(Batch batch, Done done) {
+  {
+    std::lock_guard lock(mutex_);
+    queue_.push_back({std::move(batch), std::move(done)});
+    ++submitted_;
+  }
+  wake_.notify_one();
+}
+
+void Store::flush() {
+  std::unique_lock lock(mutex_);
+  const std::uint64_t target = submitted_;
+  drained_.wait(lock, [&] { return written_ >= target; });
+}
+
+StoreStats Store::stats() const {
+  std::lock_guard lock(mutex_);
+  return stats_;
+}
+
+void Store::writer_loop() {
+  for (;;) {
+    std::vector<Pending> group;
+    {
+      std::unique_lock lock(mutex_);
+      wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+      if (queue_.empty()) return;  // stopping and drained
+      group.reserve(queue_.size());
+      while (!queue_.empty()) {
+        group.push_back(std::move(queue_.front()));
+        queue_.pop_front();
+      }
+    }
+    write_group(group);
+  }
+}
+
+void Store::write_group(std::vector<Pending>& group) {
+  std::vector<std::exception_ptr> errors(group.size());
+  std::exception_ptr commit_error;
+  {
+    // The database is used only by this thread once load() has returned; the mutex guards the
+    // queue and counters, so it is not held during the fsync.
+    try {
+      SQLite::Transaction tx(*db_);
+      for (std::size_t i = 0; i < group.size(); ++i) {
+        try {
+          db_->exec("SAVEPOINT batch");
+          group[i].batch.apply(*db_);
+          db_->exec("RELEASE batch");
+        } catch (...) {
+          errors[i] = std::current_exception();
+          try {
+            db_->exec("ROLLBACK TO batch");
+            db_->exec("RELEASE batch");
+          } catch (...) {
+            commit_error = std::current_exception();
+            break;
+          }
+        }
+      }
+      if (!commit_error) tx.commit();
+    } catch (...) {
+      commit_error = std::current_exception();
+    }
+  }
+  {
+    std::lock_guard lock(mutex_);
+    stats_.batches += group.size();
+    if (!commit_error) ++stats_.commits;
+  }
+  for (std::size_t i = 0; i < group.size(); ++i) {
+    std::exception_ptr e = commit_error ? commit_error : errors[i];
+    if (group[i].done) group[i].done(e);
+  }
+  {
+    // flush() returns only after the callbacks of everything it waited for have run.
+    std::lock_guard lock(mutex_);
+    written_ += group.size();
+  }
+  drained_.notify_all();
+}
+
+}  // namespace plateau::store

@@ -1,0 +1,102 @@
+#pragma once
+// Durable storage of accounts, ratings, tables, moves and chat in SQLite (DESIGN.md §1, §5).
+//
+// The database runs in WAL mode with synchronous=FULL: a commit returns only once it is on disk.
+// Reads happen once, at start-up (load()); afterwards the server keeps everything in memory and
+// the store only writes. Writes are grouped: submit() queues a Batch, a single writer thread
+// takes every batch queued so far, runs them in ONE transaction (each inside its own savepoint,
+// so a failing batch does not spoil the others), commits once, then calls each batch's callback.
+// Concurrent moves of many tables therefore share one fsync, and each caller still learns only
+// after its own writes are durable.
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "store/store_types.h"
+
+namespace SQLite {
+class Database;
+}
+
+namespace plateau::store {
+
+// Writes to apply atomically (all or none).
+class Batch {
+ public:
+  void put_account(const AccountRow& row);
+  void put_rating(const RatingRow& row);
+  // Inserts or replaces the table row (id is the key).
+  void put_table(const TableRow& row);
+  // Inserts a move; fails the batch if (table_id, ply) is already stored.
+  void add_move(const MoveRow& row);
+  // Deletes the moves of `table_id` with ply >= `from_ply` (undo).
+  void delete_moves_from(std::int64_t table_id, int from_ply);
+  void add_chat(const ChatRow& row);
+
+  bool empty() const { return ops_.empty(); }
+  std::size_t size() const { return ops_.size(); }
+  // Runs the writes on `db` (inside the caller's transaction). Throws SQLite::Exception.
+  void apply(SQLite::Database& db) const;
+
+ private:
+  std::vector<std::function<void(SQLite::Database&)>> ops_;
+};
+
+struct StoreStats {
+  std::uint64_t commits = 0;  // transactions committed
+  std::uint64_t batches = 0;  // batches written
+};
+
+class Store {
+ public:
+  // Called on the writer thread once the batch is durable (nullptr) or failed (the error; the
+  // batch's writes were rolled back).
+  using Done = std::function<void(std::exception_ptr)>;
+
+  // Opens (creating if needed) the database at `path`, sets WAL and synchronous=FULL, applies the
+  // missing migrations and starts the writer thread. Throws std::runtime_error (with the path)
+  // if the file cannot be opened or is not a Plateau database of a known version.
+  explicit Store(const std::filesystem::path& path);
+  // Writes every batch already submitted, then stops the writer.
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  // Everything stored, read in one transaction. Call before the first submit().
+  Snapshot load();
+  // Queues `batch`; `done` runs on the writer thread after the commit (or failure).
+  void submit(Batch batch, Done done);
+  // Blocks until every batch submitted before the call is committed.
+  void flush();
+  StoreStats stats() const;
+  // The schema version (number of migrations applied).
+  int schema_version() const;
+
+ private:
+  struct Pending {
+    Batch batch;
+    Done done;
+  };
+  void writer_loop();
+  void write_group(std::vector<Pending>& group);
+
+  std::unique_ptr<SQLite::Database> db_;
+  mutable std::mutex mutex_;
+  std::condition_variable wake_;
+  std::condition_variable drained_;
+  std::deque<Pending> queue_;
+  std::uint64_t submitted_ = 0;
+  std::uint64_t written_ = 0;
+  bool stopping_ = false;
+  StoreStats stats_;
+  std::thread writer_;
+};
+
+}  // namespace plateau::store

@@ -1,0 +1,63 @@
+#pragma once
+// Rows of the durable store (DESIGN.md §1, store layer). Plain values: the store reads and writes
+// them and never interprets a game; the server owns their meaning (the JSON in TableRow::data).
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace plateau::store {
+
+struct AccountRow {
+  std::string name;           // unique, case-insensitive
+  std::string password_hash;  // libsodium Argon2id string (crypto_pwhash_str)
+  std::int64_t created_ms = 0;
+};
+
+// Glicko-2 rating of one player (account name or "cpu:LEVEL") in one game.
+struct RatingRow {
+  std::string game;
+  std::string player;
+  double rating = 1500.0;
+  double deviation = 350.0;
+  double volatility = 0.06;
+  int games = 0;
+};
+
+// A table or pbmserv board. `data` is the server's JSON of everything mutable that is not a move
+// or a chat line (seats, status, clocks, queued moves, pending requests).
+struct TableRow {
+  std::int64_t id = 0;
+  std::string game;  // registry name
+  int number = 0;    // board number, per game, from 101
+  std::string data;  // JSON, owned by the server
+  std::int64_t created_ms = 0;
+};
+
+// One accepted move. (table_id, ply) is the primary key, so a move can never be stored twice.
+struct MoveRow {
+  std::int64_t table_id = 0;
+  int ply = 0;             // 1-based
+  std::string move;        // canonical notation
+  int seat = 0;            // game seat that made it
+  bool automatic = false;  // played from the queue or by a CPU seat
+  std::int64_t at_ms = 0;  // wall clock, ms since the epoch
+};
+
+struct ChatRow {
+  std::int64_t table_id = 0;
+  std::int64_t at_ms = 0;
+  std::string user;
+  std::string text;
+};
+
+// Everything the store holds, as read at start-up.
+struct Snapshot {
+  std::vector<AccountRow> accounts;
+  std::vector<RatingRow> ratings;
+  std::vector<TableRow> tables;                        // by id
+  std::map<std::int64_t, std::vector<MoveRow>> moves;  // table id -> moves by ply
+  std::map<std::int64_t, std::vector<ChatRow>> chat;   // table id -> lines in order
+};
+
+}  // namespace plateau::store

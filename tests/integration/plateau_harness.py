@@ -1,0 +1,315 @@
+"""Helpers for the server's loopback integration tests: start `plateau serve` on free ports with
+a temporary data directory, and talk to it as a text client, a WebSocket client (stdlib only)
+or over HTTP."""
+import base64
+import json
+import os
+import re
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """A `plateau serve` process. Reuse data_dir to restart on the same store."""
+
+    def __init__(self, binary, data_dir=None, extra=()):
+        self.binary = binary
+        self.tmp = None
+        if data_dir is None:
+            self.tmp = tempfile.TemporaryDirectory(prefix="plateau-it-")
+            data_dir = self.tmp.name
+        self.data_dir = data_dir
+        self.extra = list(extra)
+        self.proc = None
+        self.text_port = self.http_port = None
+
+    def start(self, text_port=None, http_port=None):
+        self.text_port = text_port or free_port()
+        self.http_port = http_port or free_port()
+        self.log = open(os.path.join(self.data_dir, "server.log"), "ab")
+        self.proc = subprocess.Popen(
+            [self.binary, "serve", "--data-dir", os.path.join(self.data_dir, "data"),
+             "--bind", "127.0.0.1", "--text-port", str(self.text_port),
+             "--http-port", str(self.http_port), "--biloba-port", str(free_port())] + self.extra,
+            stdout=self.log, stderr=self.log)
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("server exited: " + self.read_log())
+            try:
+                if self.http_get("/healthz") == (200, "ok\n"):
+                    return self
+            except OSError:
+                pass
+            time.sleep(0.05)
+        raise RuntimeError("server did not become healthy")
+
+    def read_log(self):
+        with open(os.path.join(self.data_dir, "server.log"), "rb") as f:
+            return f.read().decode(errors="replace")
+
+    def http_get(self, path):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.http_port}{path}", timeout=5) as r:
+                return r.status, r.read().decode()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read().decode()
+
+    def kill(self):
+        """SIGKILL: no chance to flush anything."""
+        self.proc.send_signal(signal.SIGKILL)
+        self.proc.wait(10)
+        self.log.close()
+
+    def stop(self):
+        """SIGTERM: graceful shutdown; returns the exit status."""
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+                raise RuntimeError("server did not stop on SIGTERM")
+        self.log.close()
+        return self.proc.returncode
+
+    def alive(self):
+        return self.proc.poll() is None
+
+    def text(self, name=None, password=None, register=False):
+        c = TextClient(self.text_port)
+        c.expect(r"Welcome to Plateau")
+        if name:
+            c.send(("register " if register else "login ") + f"{name} {password}")
+            c.expect(r"(Welcome|Hello), " + name)
+        return c
+
+    def ws(self):
+        return WsClient(self.http_port)
+
+
+class TextClient:
+    def __init__(self, port):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        self.buf = ""
+        self.pos = 0
+        self.closed = False
+        self.lock = threading.Condition()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        while True:
+            try:
+                data = self.sock.recv(65536)
+            except OSError:
+                data = b""
+            with self.lock:
+                if not data:
+                    self.closed = True
+                    self.lock.notify_all()
+                    return
+                self.buf += data.decode(errors="replace")
+                self.lock.notify_all()
+
+    def send(self, line):
+        self.sock.sendall((line + "\n").encode())
+
+    def send_raw(self, data):
+        self.sock.sendall(data)
+
+    def expect(self, pattern, timeout=10):
+        """Waits for `pattern` in the output not yet consumed; consumes up to its end."""
+        rx = re.compile(pattern, re.M)
+        deadline = time.time() + timeout
+        with self.lock:
+            while True:
+                m = rx.search(self.buf, self.pos)
+                if m:
+                    self.pos = m.end()
+                    return m
+                left = deadline - time.time()
+                if left <= 0 or self.closed:
+                    raise AssertionError(f"expected /{pattern}/; got:\n{self.buf[self.pos:][-3000:]}"
+                                         + ("\n(connection closed)" if self.closed else ""))
+                self.lock.wait(left)
+
+    def expect_any(self, patterns, timeout=10):
+        """The first of `patterns` to appear: (index, match)."""
+        rx = re.compile("|".join(f"(?P<p{i}>{p})" for i, p in enumerate(patterns)), re.M)
+        m = self.expect(rx.pattern, timeout)
+        for i in range(len(patterns)):
+            if m.group(f"p{i}") is not None:
+                # Re-match the chosen pattern alone so that its groups number from 1.
+                return i, re.compile(patterns[i], re.M).match(m.group(0))
+        raise AssertionError("unreachable")
+
+    def pending(self):
+        with self.lock:
+            return self.buf[self.pos:]
+
+    def wait_closed(self, timeout=10):
+        deadline = time.time() + timeout
+        with self.lock:
+            while not self.closed and time.time() < deadline:
+                self.lock.wait(0.1)
+        return self.closed
+
+    def close(self):
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+
+class WsClient:
+    """A minimal RFC 6455 client: text frames, masking, close frames."""
+
+    def __init__(self, port, path="/ws"):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+                           "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                           f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = self.sock.recv(1)
+            if not chunk:
+                raise AssertionError("handshake failed: " + head.decode(errors="replace"))
+            head += chunk
+        if b" 101 " not in head.split(b"\r\n")[0]:
+            raise AssertionError("handshake refused: " + head.decode(errors="replace"))
+        self.next_id = 1
+        self.events = []
+        self.close_code = None
+
+    def _recv_exact(self, n):
+        out = b""
+        while len(out) < n:
+            chunk = self.sock.recv(n - len(out))
+            if not chunk:
+                raise EOFError
+            out += chunk
+        return out
+
+    def send_frame(self, payload, opcode=1):
+        header = bytes([0x80 | opcode])
+        n = len(payload)
+        if n < 126:
+            header += bytes([0x80 | n])
+        elif n < 65536:
+            header += bytes([0x80 | 126]) + struct.pack(">H", n)
+        else:
+            header += bytes([0x80 | 127]) + struct.pack(">Q", n)
+        mask = os.urandom(4)
+        body = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        self.sock.sendall(header + mask + body)
+
+    def recv(self, timeout=10):
+        """Next event as a dict; None once the server closed."""
+        self.sock.settimeout(timeout)
+        while True:
+            try:
+                b0, b1 = self._recv_exact(2)
+            except (EOFError, OSError):
+                return None
+            n = b1 & 0x7F
+            if n == 126:
+                n = struct.unpack(">H", self._recv_exact(2))[0]
+            elif n == 127:
+                n = struct.unpack(">Q", self._recv_exact(8))[0]
+            payload = self._recv_exact(n)
+            opcode = b0 & 0x0F
+            if opcode == 8:
+                self.close_code = struct.unpack(">H", payload[:2])[0] if len(payload) >= 2 else 1005
+                return None
+            if opcode == 9:
+                continue
+            if opcode == 1:
+                return json.loads(payload.decode())
+
+    def command(self, line, timeout=10):
+        """Sends {"cmd": line, "id": N}; returns (reply events, other events) up to the last
+        reply. The server tags every reply with "re": N and finishes a command's replies before
+        the next command runs, so the replies end when a ping sent after it is answered."""
+        cid = self.next_id
+        self.next_id += 2
+        self.send_frame(json.dumps({"cmd": line, "id": cid}).encode())
+        self.send_frame(json.dumps({"cmd": "ping", "id": cid + 1}).encode())
+        replies, others = [], []
+        while True:
+            e = self.recv(timeout)
+            if e is None:
+                raise AssertionError(f"connection closed during {line!r}")
+            if e.get("re") == cid + 1:
+                return replies, others
+            (replies if e.get("re") == cid else others).append(e)
+            self.events.append(e)
+
+    def close(self):
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+
+# BohnDuell move tokens, harvests first so that games end sooner.
+TOKENS = ["H1", "H2", "H3", "H4", "S4", "S3", "S2", "S1"]
+
+
+def play_to_end(clients, board, first, game="bohnduell", prefix="move {board} ", played=None):
+    """Plays `board` to its end: the player to move tries TOKENS in order (illegal ones must be
+    refused with an error and change nothing). Returns [(player, move)] and the final status."""
+    played = [] if played is None else played
+    turn = first
+    while True:
+        c = clients[turn]
+        ply = len(played) + 1
+        for tok in TOKENS:
+            c.send(prefix.format(board=board) + f"{tok}#{ply}")
+            i, m = c.expect_any([r"^error: (.*)$",
+                                 rf"^{game} {board}: {ply}\. \S+ {turn} (\S+)$"])
+            if i == 0:
+                assert "illegal move" in m.group(1), m.group(1)
+                continue
+            assert m.group(1) == tok
+            played.append((turn, tok))
+            break
+        else:
+            raise AssertionError(f"no legal token for {turn} at ply {ply}")
+        i, m = c.expect_any([r"^It is (\w+)'s turn\.$", r"^Game won by (\w+)\.$",
+                             r"^Game was a tie\.$"])
+        if i == 0:
+            turn = m.group(1)
+            assert turn in clients, turn
+            continue
+        return played, m.group(0)
+
+
+def record_moves(record):
+    body = "\n".join(l for l in record.splitlines() if not l.startswith("["))
+    return [t for t in body.split() if not t.endswith(":pass")]
+
+
+
+def run_tests(tests):
+    """Runs each test function, printing its name; exits 1 on the first failure."""
+    for t in tests:
+        start = time.time()
+        print(f"--- {t.__name__}", flush=True)
+        t()
+        print(f"ok  {t.__name__} ({time.time() - start:.1f} s)", flush=True)

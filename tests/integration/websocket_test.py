@@ -1,0 +1,149 @@
+#!/usr/bin/env python3
+"""A WebSocket client (JSON events) plays against CPU seats to the end, with a text spectator:
+BohnDuell against one CPU, and Biloba with 4 seats, 3 of them CPU, moves built step by step.
+Usage: websocket_test.py PLATEAU_BINARY"""
+import sys
+
+from plateau_harness import Server, run_tests, TOKENS
+
+BINARY = sys.argv[1]
+
+
+def test_websocket_against_cpu():
+    server = Server(BINARY, extra=["--rate", "1000"]).start()
+    try:
+        ws = server.ws()
+        assert ws.recv()["type"] == "welcome"
+        replies, _ = ws.command("register wendy pw-wendy")
+        assert replies == [{"type": "login", "user": "wendy", "guest": False, "re": 1,
+                            "text": "Welcome, wendy. Your account is created."}], replies
+        replies, _ = ws.command("/open bohnduell supply=7")
+        assert replies[0]["type"] == "table" and replies[0]["board"] == 101, replies
+        assert replies[0]["seats"][1] == {"seat": 2, "label": "B", "kind": "free", "name": ""}
+        replies, _ = ws.command("/join cpu:1 2")
+        assert replies[0]["seats"][1] == {"seat": 2, "label": "B", "kind": "cpu", "name": "1"}, replies
+        replies, _ = ws.command("/join 1")
+        assert replies[0]["seats"][0] == {"seat": 1, "label": "A", "kind": "user",
+                                          "name": "wendy"}, replies
+        spectator = server.text()
+        spectator.send("/watch 101")
+        spectator.expect(r"You are watching bohnduell 101\.")
+        replies, _ = ws.command("/option start=1")
+        replies, others = ws.command("/start")
+        start = replies[0]
+        assert start["type"] == "start" and start["players"] == ["wendy", "cpu:1"], start
+        assert start["rated"] is True
+        moves = []
+        over = None
+        while over is None:
+            # Whose turn: the latest move or start event says.
+            events = [e for e in ws.events if e["type"] in ("move", "start", "gameover")]
+            last = events[-1]
+            if last["type"] == "gameover":
+                over = last
+                break
+            if last.get("next_user") != "wendy":
+                e = ws.recv()
+                assert e is not None
+                ws.events.append(e)
+                continue
+            ply = len([e for e in ws.events if e["type"] == "move"]) + 1
+            for tok in TOKENS:
+                replies, others = ws.command(f"move {tok}#{ply}")
+                if replies[0]["type"] == "error":
+                    assert "illegal move" in replies[0]["message"], replies
+                    continue
+                assert replies[0]["type"] == "move" and replies[0]["move"] == tok, replies
+                assert replies[0]["user"] == "wendy" and replies[0]["ply"] == ply
+                break
+        all_moves = [e for e in ws.events if e["type"] == "move"]
+        assert [e["ply"] for e in all_moves] == list(range(1, len(all_moves) + 1))
+        assert any(e["user"] == "cpu:1" and e["auto"] for e in all_moves)
+        assert over["reason"] == "rules" and over["result"] in ("1-0", "0-1", "1/2-1/2"), over
+        assert len(over["ratings"]) == 2, over
+        # The spectator saw every move, in order.
+        for e in all_moves:
+            spectator.expect(rf"^bohnduell 101: {e['ply']}\. {e['label']} {e['user']} "
+                             rf"{e['move']}( \(Auto\))?$")
+        replies, _ = ws.command("show")
+        assert replies[0]["type"] == "board" and "Summary of BohnDuell Board 101" in replies[0]["page"]
+        replies, _ = ws.command("standings bohnduell")
+        players = sorted(i["player"] for i in replies[0]["items"])
+        assert players == ["cpu:1", "wendy"], replies
+        assert server.stop() == 0
+    finally:
+        if server.alive():
+            server.kill()
+
+
+def wait_for_turn(ws, me):
+    """Reads events until it is `me`'s turn (returns None) or the game is over (the event)."""
+    while True:
+        events = [e for e in ws.events if e["type"] in ("move", "start", "gameover")]
+        last = events[-1]
+        if last["type"] == "gameover":
+            return last
+        if last.get("next_user") == me:
+            return None
+        e = ws.recv(30)
+        assert e is not None, "connection closed"
+        ws.events.append(e)
+
+
+def test_websocket_biloba_four_seats_three_cpu():
+    server = Server(BINARY, extra=["--rate", "100000"]).start()
+    try:
+        ws = server.ws()
+        assert ws.recv()["type"] == "welcome"
+        ws.command("register bianca pw-bianca")
+        replies, _ = ws.command("/open biloba players=4 turn_cap=1000")
+        table = replies[0]
+        assert table["type"] == "table" and len(table["seats"]) == 4, table
+        assert [s["label"] for s in table["seats"]] == ["O", "B", "R", "G"], table
+        for seat, level in ((2, "random"), (3, "greedy"), (4, "random")):
+            replies, _ = ws.command(f"/join cpu:{level} {seat}")
+            assert replies[0]["type"] == "table", replies
+        ws.command("/join 1")
+        replies, _ = ws.command("/start")
+        start = replies[0]
+        assert start["type"] == "start", start
+        assert start["players"] == ["bianca", "cpu:random", "cpu:greedy", "cpu:random"], start
+        assert start["rated"] is False  # ratings are for two-player games
+        my_moves = 0
+        while True:
+            over = wait_for_turn(ws, "bianca")
+            if over:
+                break
+            # Build a move step by step: the first offered step until the prefix is complete.
+            prefix = []
+            while True:
+                replies, _ = ws.command("steps " + " ".join(prefix))
+                r = replies[0]
+                assert r["type"] == "steps", r
+                if r["complete"]:
+                    move = r["move"]
+                    break
+                assert r["next"], r
+                prefix.append(r["next"][0])
+            ply = len([e for e in ws.events if e["type"] == "move"]) + 1
+            replies, _ = ws.command(f"move {move}#{ply}")
+            assert replies[0]["type"] == "move", replies
+            assert replies[0]["user"] == "bianca" and replies[0]["move"] == move, replies
+            my_moves += 1
+        moves = [e for e in ws.events if e["type"] == "move"]
+        assert [e["ply"] for e in moves] == list(range(1, len(moves) + 1))
+        assert {e["label"] for e in moves} == {"O", "B", "R", "G"}
+        assert my_moves == len([e for e in moves if e["user"] == "bianca"]) > 0
+        assert over["reason"] == "rules" and len(over["returns"]) == 4, over
+        assert abs(sum(over["returns"]) - 1) < 1e-9, over
+        status, record = server.http_get("/records/biloba/101")
+        assert status == 200 and '[Game "biloba"]' in record, record
+        assert '[Seats "bianca,cpu:random,cpu:greedy,cpu:random"]' in record, record
+        assert over["result"] == record.split('[Result "')[1].split('"')[0], (over, record)
+        assert server.stop() == 0
+    finally:
+        if server.alive():
+            server.kill()
+
+
+run_tests([test_websocket_against_cpu, test_websocket_biloba_four_seats_three_cpu])

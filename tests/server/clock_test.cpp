@@ -1,0 +1,39 @@
+#include <gtest/gtest.h>
+
+#include "server/game_clock.h"
+
+namespace plateau::server {
+namespace {
+
+TEST(GameClock, ParsesTheThreeForms) {
+  EXPECT_EQ(parse_clock("none").mode, ClockSettings::Mode::kNone);
+  ClockSettings m = parse_clock("move:60");
+  EXPECT_EQ(m.mode, ClockSettings::Mode::kPerMove);
+  EXPECT_EQ(m.base_ms, 60000);
+  ClockSettings f = parse_clock("Fischer:300+5");
+  EXPECT_EQ(f.mode, ClockSettings::Mode::kFischer);
+  EXPECT_EQ(f.base_ms, 300000);
+  EXPECT_EQ(f.increment_ms, 5000);
+  EXPECT_EQ(f.to_string(), "fischer:300+5");
+  EXPECT_EQ(m.to_string(), "move:60");
+  EXPECT_EQ(parse_clock("fischer:90").increment_ms, 0);
+}
+
+TEST(GameClock, RejectsBadForms) {
+  for (const char* bad : {"", "fast", "move:", "move:0", "move:-5", "fischer:10+x", "fischer:+5",
+                          "move:99999999999", "fischer:10+100000"}) {
+    EXPECT_THROW(parse_clock(bad), std::invalid_argument) << bad;
+  }
+}
+
+TEST(GameClock, BanksAfterMoves) {
+  ClockSettings f = parse_clock("fischer:300+5");
+  EXPECT_EQ(bank_after_move(f, 300000, 12000), 293000);
+  EXPECT_EQ(turn_allowance_ms(f, 293000), 293000);
+  ClockSettings m = parse_clock("move:60");
+  EXPECT_EQ(bank_after_move(m, 60000, 59000), 60000);
+  EXPECT_EQ(turn_allowance_ms(m, 12), 60000);
+}
+
+}  // namespace
+}  // namespace plateau::server

@@ -1,0 +1,118 @@
+#include "server/command.h"
+
+#include <gtest/gtest.h>
+
+namespace plateau::server {
+namespace {
+
+using Params = std::vector<std::pair<std::string, std::string>>;
+using Args = std::vector<std::string>;
+
+Command parse(std::string_view line) {
+  auto c = parse_command(line);
+  EXPECT_TRUE(c.has_value()) << line;
+  return c.value_or(Command{});
+}
+
+std::string error_of(std::string_view line) {
+  try {
+    parse_command(line);
+  } catch (const CommandError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+TEST(CommandParser, PbmservChallengeWithParametersAndOptions) {
+  Command c = parse("phutball challenge -handicap=2 alice --winningways bob");
+  EXPECT_EQ(c.verb, Verb::kChallenge);
+  EXPECT_EQ(c.game, "phutball");
+  EXPECT_EQ(c.params, (Params{{"handicap", "2"}}));
+  EXPECT_EQ(c.flags, (Args{"winningways"}));
+  EXPECT_EQ(c.args, (Args{"alice", "bob"}));
+  // `challenge` may be shortened to 5 letters or more, not fewer.
+  EXPECT_EQ(parse("Phutball CHALL -handicap=-3 a b").params, (Params{{"handicap", "-3"}}));
+  EXPECT_EQ(error_of("phutball chal a b"), "unknown command 'phutball'; type help for the list");
+}
+
+TEST(CommandParser, MovesWithBoardAndPlyCheck) {
+  Command c = parse("phutball move 101 H10-H13-L10#6");
+  EXPECT_EQ(c.verb, Verb::kMove);
+  EXPECT_EQ(c.board, 101);
+  EXPECT_EQ(c.ply_check, 6);
+  EXPECT_EQ(c.args, (Args{"H10-H13-L10"}));
+  Command bare = parse("/move s4");
+  EXPECT_FALSE(bare.board.has_value());
+  EXPECT_EQ(bare.args, (Args{"s4"}));
+  EXPECT_EQ(parse("mvoe 7 S1").verb, Verb::kMove);
+  EXPECT_EQ(parse("board 7 S1").verb, Verb::kMove);
+  EXPECT_EQ(parse("qmove 7 S1").verb, Verb::kQueue);
+  EXPECT_EQ(parse("boardq 7 S1").verb, Verb::kQueue);
+}
+
+TEST(CommandParser, MoveWordsThatAreCommands) {
+  EXPECT_EQ(parse("move 101 resign").verb, Verb::kResign);
+  EXPECT_EQ(parse("move 101 propose").verb, Verb::kPropose);
+  EXPECT_EQ(parse("move 101 ACCEPT").verb, Verb::kAccept);
+  EXPECT_EQ(parse("move 101 reject").verb, Verb::kReject);
+  Command u = parse("move 101 undo");
+  EXPECT_EQ(u.verb, Verb::kUndo);
+  EXPECT_EQ(u.board, 101);
+  EXPECT_TRUE(u.args.empty());
+  EXPECT_EQ(parse("queue 101 resign").verb, Verb::kResign);
+}
+
+TEST(CommandParser, TableCommands) {
+  Command j = parse("/join cpu:random 2");
+  EXPECT_EQ(j.verb, Verb::kJoin);
+  EXPECT_EQ(j.args, (Args{"cpu:random", "2"}));
+  EXPECT_EQ(parse("/option supply 10").params, (Params{{"supply", "10"}}));
+  EXPECT_EQ(parse("/option steal_scope=any").params, (Params{{"steal_scope", "any"}}));
+  EXPECT_EQ(parse("/option invisible").params, (Params{{"invisible", ""}}));
+  Command o = parse("/open bohnduell supply=8 clock=move:30");
+  EXPECT_EQ(o.game, "bohnduell");
+  EXPECT_EQ(o.params, (Params{{"supply", "8"}, {"clock", "move:30"}}));
+  Command t = parse("/table phutball 103");
+  EXPECT_EQ(t.game, "phutball");
+  EXPECT_EQ(t.board, 103);
+  EXPECT_EQ(parse("/say  hello   world ").text, "hello   world");
+  Command chat = parse("chat 101 nice move, -really- #1");
+  EXPECT_EQ(chat.board, 101);
+  EXPECT_EQ(chat.text, "nice move, -really- #1");
+  Command show = parse("show 101#3");
+  EXPECT_EQ(show.board, 101);
+  EXPECT_EQ(show.ply_check, 3);
+  EXPECT_EQ(parse("watch 12").board, 12);
+}
+
+TEST(CommandParser, GeneralCommands) {
+  EXPECT_FALSE(parse_command("").has_value());
+  EXPECT_FALSE(parse_command("   \t ").has_value());
+  EXPECT_EQ(parse("WHO\r").verb, Verb::kWho);
+  EXPECT_EQ(parse("help phutball").args, (Args{"phutball"}));
+  EXPECT_EQ(parse("phutball standings").game, "phutball");
+  EXPECT_EQ(parse("ratings bohnduell").game, "bohnduell");
+  EXPECT_EQ(parse("phutball games").verb, Verb::kGames);
+  EXPECT_EQ(parse("register alice pw").args, (Args{"alice", "pw"}));
+}
+
+TEST(CommandParser, ErrorsNameTheProblem) {
+  EXPECT_EQ(error_of(std::string(4097, 'a')), "line too long: 4097 bytes, at most 4096");
+  EXPECT_EQ(error_of("who\x01"), "control character 1 in the line");
+  EXPECT_EQ(error_of("frob"), "unknown command 'frob'; type help for the list");
+  EXPECT_EQ(error_of("move"), "usage: move [BOARD] MOVE[#n]");
+  EXPECT_EQ(error_of("move 101 H11#x"), "bad ply number after '#' 'x': expected a number");
+  EXPECT_EQ(error_of("move 101 #3"), "missing move before '#'");
+  EXPECT_EQ(error_of("login alice"), "usage: login NAME PASSWORD");
+  EXPECT_EQ(error_of("x challenge -handicap alice bob"),
+            "bad parameter '-handicap': expected -name=value");
+  EXPECT_EQ(error_of("who -x=1"), "who takes no -name=value parameters");
+  EXPECT_EQ(error_of("/table x"), "bad table number 'x': expected a number");
+  EXPECT_EQ(error_of("/say"), "usage: /say TEXT");
+  EXPECT_EQ(error_of("/option a b c"), "usage: /option NAME=VALUE");
+  EXPECT_EQ(error_of("standings"), "usage: standings GAME");
+  EXPECT_EQ(error_of("show 1234567890"), "usage: show [BOARD]");
+}
+
+}  // namespace
+}  // namespace plateau::server

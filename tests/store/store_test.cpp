@@ -1,0 +1,163 @@
+#include "store/store.h"
+
+#include <SQLiteCpp/SQLiteCpp.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <future>
+
+namespace plateau::store {
+namespace {
+
+class StoreTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("plateau-store-test-" + std::to_string(::getpid()) + "-" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    std::filesystem::remove_all(dir_);
+    std::filesystem::create_directories(dir_);
+    path_ = dir_ / "plateau.db";
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  // Submits and waits; returns the error text ("" on success).
+  static std::string write(Store& store, Batch batch) {
+    std::promise<std::string> result;
+    store.submit(std::move(batch), [&](std::exception_ptr e) {
+      if (!e) return result.set_value("");
+      try {
+        std::rethrow_exception(e);
+      } catch (const std::exception& ex) {
+        result.set_value(ex.what());
+      }
+    });
+    return result.get_future().get();
+  }
+
+  std::filesystem::path dir_;
+  std::filesystem::path path_;
+};
+
+TEST_F(StoreTest, NewDatabaseIsMigratedInWalMode) {
+  Store store(path_);
+  EXPECT_EQ(store.schema_version(), 1);
+  SQLite::Database db(path_.string());
+  EXPECT_EQ(db.execAndGet("PRAGMA journal_mode").getString(), "wal");
+  Snapshot snap = store.load();
+  EXPECT_TRUE(snap.accounts.empty());
+  EXPECT_TRUE(snap.tables.empty());
+}
+
+TEST_F(StoreTest, EverythingWrittenIsReadBackAfterReopening) {
+  {
+    Store store(path_);
+    store.load();
+    Batch b;
+    b.put_account({"alice", "$argon2id$x", 1000});
+    b.put_rating({"phutball", "alice", 1612.5, 180.25, 0.06, 1});
+    b.put_table({7, "phutball", 101, R"({"status":"playing"})", 2000});
+    b.add_move({7, 1, "H11", 0, false, 3000});
+    b.add_move({7, 2, "J12", 1, true, 4000});
+    b.add_chat({7, 3500, "bob", "hello"});
+    EXPECT_EQ(write(store, std::move(b)), "");
+    Batch update;
+    update.put_table({7, "phutball", 101, R"({"status":"over"})", 2000});
+    EXPECT_EQ(write(store, std::move(update)), "");
+  }
+  Store store(path_);
+  Snapshot snap = store.load();
+  ASSERT_EQ(snap.accounts.size(), 1u);
+  EXPECT_EQ(snap.accounts[0].name, "alice");
+  EXPECT_EQ(snap.accounts[0].password_hash, "$argon2id$x");
+  ASSERT_EQ(snap.ratings.size(), 1u);
+  EXPECT_EQ(snap.ratings[0].rating, 1612.5);
+  EXPECT_EQ(snap.ratings[0].deviation, 180.25);
+  ASSERT_EQ(snap.tables.size(), 1u);
+  EXPECT_EQ(snap.tables[0].data, R"({"status":"over"})");
+  EXPECT_EQ(snap.tables[0].created_ms, 2000);
+  ASSERT_EQ(snap.moves[7].size(), 2u);
+  EXPECT_EQ(snap.moves[7][1].move, "J12");
+  EXPECT_TRUE(snap.moves[7][1].automatic);
+  EXPECT_EQ(snap.moves[7][1].seat, 1);
+  ASSERT_EQ(snap.chat[7].size(), 1u);
+  EXPECT_EQ(snap.chat[7][0].text, "hello");
+}
+
+TEST_F(StoreTest, ADuplicateMoveFailsItsBatchOnlyAndChangesNothing) {
+  Store store(path_);
+  store.load();
+  Batch first;
+  first.put_table({1, "bohnduell", 101, "{}", 1});
+  first.add_move({1, 1, "S4", 0, false, 1});
+  EXPECT_EQ(write(store, std::move(first)), "");
+  // Both batches go to the writer together; the bad one is rolled back alone.
+  std::promise<bool> bad_failed;
+  std::promise<bool> good_ok;
+  Batch bad;
+  bad.add_chat({1, 2, "x", "written before the failure, rolled back with it"});
+  bad.add_move({1, 1, "S3", 0, false, 2});
+  Batch good;
+  good.add_move({1, 2, "S1", 1, false, 3});
+  store.submit(std::move(bad), [&](std::exception_ptr e) { bad_failed.set_value(e != nullptr); });
+  store.submit(std::move(good), [&](std::exception_ptr e) { good_ok.set_value(e == nullptr); });
+  EXPECT_TRUE(bad_failed.get_future().get());
+  EXPECT_TRUE(good_ok.get_future().get());
+  Snapshot snap = store.load();
+  ASSERT_EQ(snap.moves[1].size(), 2u);
+  EXPECT_EQ(snap.moves[1][0].move, "S4");
+  EXPECT_EQ(snap.moves[1][1].move, "S1");
+  EXPECT_TRUE(snap.chat[1].empty());
+}
+
+TEST_F(StoreTest, UndoDeletesTheLastMoves) {
+  Store store(path_);
+  store.load();
+  Batch b;
+  b.put_table({1, "bohnduell", 101, "{}", 1});
+  for (int ply = 1; ply <= 4; ++ply) b.add_move({1, ply, "S4", ply % 2, false, ply});
+  EXPECT_EQ(write(store, std::move(b)), "");
+  Batch undo;
+  undo.delete_moves_from(1, 4);
+  EXPECT_EQ(write(store, std::move(undo)), "");
+  EXPECT_EQ(store.load().moves[1].size(), 3u);
+}
+
+TEST_F(StoreTest, ConcurrentBatchesShareCommits) {
+  Store store(path_);
+  store.load();
+  Batch t;
+  t.put_table({1, "bohnduell", 101, "{}", 1});
+  EXPECT_EQ(write(store, std::move(t)), "");
+  const StoreStats before = store.stats();
+  // Hold the writer inside the first batch's callback while the others queue up behind it.
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  Batch first;
+  first.add_move({1, 1, "S4", 0, false, 1});
+  store.submit(std::move(first), [released](std::exception_ptr) { released.wait(); });
+  constexpr int kMoves = 200;
+  for (int ply = 2; ply <= kMoves; ++ply) {
+    Batch b;
+    b.add_move({1, ply, "S4", 0, false, ply});
+    store.submit(std::move(b), nullptr);
+  }
+  release.set_value();
+  store.flush();
+  const StoreStats after = store.stats();
+  EXPECT_EQ(after.batches - before.batches, static_cast<std::uint64_t>(kMoves));
+  // At most one commit for the first batch and one for the 199 that waited behind it.
+  EXPECT_LE(after.commits - before.commits, 2u);
+  EXPECT_EQ(store.load().moves[1].size(), static_cast<std::size_t>(kMoves));
+}
+
+TEST_F(StoreTest, RefusesADatabaseFromTheFuture) {
+  {
+    SQLite::Database db(path_.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    db.exec("PRAGMA user_version = 99");
+  }
+  EXPECT_THROW(Store store(path_), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace plateau::store

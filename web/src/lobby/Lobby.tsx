@@ -1,0 +1,150 @@
+// The lobby: sign in (or play as a guest), see the tables, open a table against the computer or
+// friends, join or watch one.
+import { useEffect, useState } from 'preact/hooks';
+import type { Session } from '../state/session';
+import { useSession } from '../state/session';
+import { t } from '../i18n';
+
+const GAMES = ['bohnduell', 'phutball', 'biloba'];
+const LEVELS = ['random', '1', '2', '3', '4', '5'];
+
+interface TableListing {
+  game: string;
+  board: number;
+  status: string;
+  ply?: number;
+  seats?: { label: string; kind: string; name: string }[];
+  options?: string;
+}
+
+function seatCount(game: string, options: string): number {
+  if (game !== 'biloba') return 2;
+  const m = /players=(\d)/.exec(options);
+  return m ? Number(m[1]) : 2;
+}
+
+export function Lobby({ session }: { session: Session }) {
+  const state = useSession(session);
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [tables, setTables] = useState<TableListing[]>([]);
+  const [game, setGame] = useState('bohnduell');
+  const [players, setPlayers] = useState(2);
+  const [seatKinds, setSeatKinds] = useState<string[]>(['human', 'cpu:3', 'cpu:3', 'cpu:3']);
+
+  const refresh = () => {
+    fetch('/api/tables')
+      .then((r) => r.json())
+      .then((list: TableListing[] | { tables: TableListing[] }) =>
+        setTables(Array.isArray(list) ? list : list.tables ?? []))
+      .catch(() => setTables([]));
+  };
+  useEffect(() => {
+    refresh();
+    const timer = setInterval(refresh, 5000);
+    return () => clearInterval(timer);
+  }, []);
+
+  if (!state.user) {
+    return (
+      <section class="login" aria-label={t('lobby.signIn')}>
+        <h2>{t('lobby.welcome')}</h2>
+        <button class="primary" data-action="guest" onClick={() => session.connection.send('guest')}>
+          {t('lobby.guest')}
+        </button>
+        <form onSubmit={(e) => {
+          e.preventDefault();
+          session.connection.send(`login ${name} ${password}`);
+        }}>
+          <label>{t('lobby.name')} <input value={name} autocomplete="username"
+            onInput={(e) => setName((e.target as HTMLInputElement).value)} /></label>
+          <label>{t('lobby.password')} <input type="password" value={password}
+            autocomplete="current-password"
+            onInput={(e) => setPassword((e.target as HTMLInputElement).value)} /></label>
+          <button type="submit">{t('lobby.login')}</button>
+          <button type="button" onClick={() => session.connection.send(`register ${name} ${password}`)}>
+            {t('lobby.register')}
+          </button>
+        </form>
+        {state.lastError && <p class="error" role="alert">{state.lastError}</p>}
+      </section>
+    );
+  }
+
+  const options = game === 'biloba' ? `players=${players}` : '';
+  const seats = seatCount(game, options);
+  const create = async () => {
+    try {
+      const opened = await session.connection.request(`/open ${game} ${options}`.trim(), 'table');
+      const board = Number(opened.board);
+      for (let s = 0; s < seats; s++) {
+        const kind = seatKinds[s];
+        if (kind === 'human' && s === 0) await session.connection.request(`/join 1`, 'table');
+        else if (kind.startsWith('cpu:')) await session.connection.request(`/join ${kind} ${s + 1}`, 'table');
+      }
+      location.hash = `#/table/${game}/${board}`;
+    } catch (err) {
+      session.state.lastError = (err as Error).message;
+    }
+  };
+
+  return (
+    <section class="lobby">
+      <p>{t('lobby.signedInAs', { user: state.user })}</p>
+      <div class="create">
+        <h2>{t('lobby.newTable')}</h2>
+        <label>{t('lobby.game')}{' '}
+          <select value={game} data-field="game"
+            onChange={(e) => setGame((e.target as HTMLSelectElement).value)}>
+            {GAMES.map((g) => <option value={g}>{t(`game.${g}`)}</option>)}
+          </select>
+        </label>
+        {game === 'biloba' && (
+          <label>{t('lobby.players')}{' '}
+            <select value={players} data-field="players"
+              onChange={(e) => setPlayers(Number((e.target as HTMLSelectElement).value))}>
+              {[2, 3, 4].map((n) => <option value={n}>{n}</option>)}
+            </select>
+          </label>
+        )}
+        <ol class="seats">
+          {Array.from({ length: seats }, (_, s) => (
+            <li>
+              {s === 0 ? t('lobby.you') : (
+                <select value={seatKinds[s]} data-field={`seat${s + 1}`} onChange={(e) => {
+                  const next = [...seatKinds];
+                  next[s] = (e.target as HTMLSelectElement).value;
+                  setSeatKinds(next);
+                }}>
+                  <option value="human">{t('lobby.openSeat')}</option>
+                  {LEVELS.map((l) => <option value={`cpu:${l}`}>{t('lobby.computer', { level: l })}</option>)}
+                </select>
+              )}
+            </li>
+          ))}
+        </ol>
+        <button class="primary" data-action="create" onClick={create}>{t('lobby.create')}</button>
+        <a href={`#/rules/${game}`}>{t('nav.rules')}</a>
+      </div>
+      <div class="tables">
+        <h2>{t('lobby.tables')}</h2>
+        {tables.length === 0 && <p>{t('lobby.noTables')}</p>}
+        <ul>
+          {tables.map((tb) => (
+            <li>
+              <a href={`#/table/${tb.game}/${tb.board}`}>
+                {`${t(`game.${tb.game}`)} ${tb.board}`}
+              </a>{' '}
+              <span class="status">{tb.status}</span>{' '}
+              {(tb.seats ?? []).map((s) => s.name || '—').join(' · ')}
+              {tb.status === 'over' && (
+                <a class="replay" href={`#/replay/${tb.game}/${tb.board}`}>{t('table.replay')}</a>
+              )}
+            </li>
+          ))}
+        </ul>
+      </div>
+      {state.lastError && <p class="error" role="alert">{state.lastError}</p>}
+    </section>
+  );
+}

@@ -1,0 +1,147 @@
+// Client-side model of what the server told us: who we are, the tables we know, and for each
+// table the seats, the position, the moves, chat and requests. Updated only from server events
+// (the server is the authority); components subscribe with useSession().
+import { useEffect, useState } from 'preact/hooks';
+import type { Connection, ServerEvent } from '../net/connection';
+
+export interface Seat {
+  seat: number;
+  label: string;
+  kind: 'free' | 'user' | 'cpu';
+  name: string;
+}
+
+export interface TableModel {
+  game: string;
+  board: number;
+  status: string; // setup, playing, over, declined
+  seats: Seat[];
+  options: string;
+  position?: string;
+  ply: number;
+  nextUser?: string;
+  moves: { seat: string; user: string; text: string }[];
+  chat: { user: string; message: string }[];
+  result?: { result: string; reason: string };
+  request?: { kind: string; by: string };
+  statusLine?: string;
+}
+
+export interface SessionState {
+  connected: boolean;
+  user?: string;
+  guest?: boolean;
+  tables: Map<string, TableModel>;
+  lastError?: string;
+  listing?: ServerEvent; // the last `list` event (tables, games, standings)
+}
+
+export const tableKey = (game: string, board: number) => `${game}/${board}`;
+
+export class Session {
+  state: SessionState = { connected: false, tables: new Map() };
+  private subscribers = new Set<() => void>();
+
+  constructor(readonly connection: Connection) {
+    connection.listen((e) => this.apply(e));
+  }
+
+  subscribe(fn: () => void): () => void {
+    this.subscribers.add(fn);
+    return () => this.subscribers.delete(fn);
+  }
+
+  table(game: string, board: number): TableModel {
+    const key = tableKey(game, board);
+    let t = this.state.tables.get(key);
+    if (!t) {
+      t = { game, board, status: 'setup', seats: [], options: '', ply: 0, moves: [], chat: [] };
+      this.state.tables.set(key, t);
+    }
+    return t;
+  }
+
+  private apply(e: ServerEvent): void {
+    const s = this.state;
+    switch (e.type) {
+      case 'connected':
+        s.connected = true;
+        break;
+      case 'disconnected':
+        s.connected = false;
+        break;
+      case 'login':
+        s.user = String(e.user);
+        s.guest = Boolean(e.guest);
+        break;
+      case 'error': {
+        const message = String(e.message ?? '');
+        s.lastError = message;
+        // Errors are shown for a few seconds, then cleared unless a newer one replaced them.
+        setTimeout(() => {
+          if (this.state.lastError === message) {
+            this.state.lastError = undefined;
+            for (const fn of [...this.subscribers]) fn();
+          }
+        }, 6000);
+        break;
+      }
+      case 'list':
+        s.listing = e;
+        break;
+      default:
+        if (typeof e.game === 'string' && typeof e.board === 'number') {
+          this.applyTableEvent(this.table(e.game, e.board), e);
+        }
+    }
+    for (const fn of [...this.subscribers]) fn();
+  }
+
+  private applyTableEvent(t: TableModel, e: ServerEvent): void {
+    if (Array.isArray(e.seats)) t.seats = e.seats as Seat[];
+    if (typeof e.status === 'string') t.status = e.status;
+    if (typeof e.options === 'string') t.options = e.options;
+    if (typeof e.position === 'string') t.position = e.position;
+    if (typeof e.next_user === 'string') t.nextUser = e.next_user;
+    if (typeof e.status_line === 'string') t.statusLine = e.status_line;
+    switch (e.type) {
+      case 'start':
+        t.status = 'playing';
+        t.moves = [];
+        t.result = undefined;
+        t.ply = 0;
+        break;
+      case 'move':
+        t.ply = Number(e.ply);
+        t.moves = t.moves.slice(0, t.ply - 1);
+        t.moves.push({ seat: String(e.label), user: String(e.user), text: String(e.move) });
+        t.request = undefined;
+        break;
+      case 'board':
+        if (Array.isArray(e.moves)) {
+          t.moves = (e.moves as { label: string; user: string; move: string }[]).map((m) => ({
+            seat: m.label, user: m.user, text: m.move,
+          }));
+        }
+        if (typeof e.ply === 'number') t.ply = e.ply;
+        break;
+      case 'gameover':
+        t.status = 'over';
+        t.result = { result: String(e.result), reason: String(e.reason) };
+        break;
+      case 'chat':
+        t.chat = [...t.chat, { user: String(e.user), message: String(e.message) }].slice(-200);
+        break;
+      case 'request':
+        t.request = e.answer ? undefined : { kind: String(e.kind), by: String(e.by) };
+        break;
+    }
+  }
+}
+
+// Re-renders the calling component on every session change.
+export function useSession(session: Session): SessionState {
+  const [, setTick] = useState(0);
+  useEffect(() => session.subscribe(() => setTick((n) => n + 1)), [session]);
+  return session.state;
+}
