@@ -2,10 +2,10 @@
 // policy, the BohnDuell exact solver (time and table memory), and how closely a bot keeps a
 // movetime cap. Results: docs/PERFORMANCE.md ("AI").
 #include <benchmark/benchmark.h>
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <chrono>
-#include <sys/resource.h>
 
 #include "ai/alphabeta.h"
 #include "ai/bot.h"
@@ -57,7 +57,8 @@ void BM_AlphaBetaSearch(benchmark::State& st, const char* spec, int plies) {
     limits.budget = 100'000;
     nodes += ab.search(*s, limits).iterations;
   }
-  st.counters["nodes/s"] = benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsRate);
+  st.counters["nodes/s"] =
+      benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsRate);
 }
 
 void BM_PolicyPlayout(benchmark::State& st, const char* spec) {
@@ -74,7 +75,8 @@ void BM_PolicyPlayout(benchmark::State& st, const char* spec) {
   }
   st.counters["playouts/s"] =
       benchmark::Counter(static_cast<double>(st.iterations()), benchmark::Counter::kIsRate);
-  st.counters["plies/s"] = benchmark::Counter(static_cast<double>(plies), benchmark::Counter::kIsRate);
+  st.counters["plies/s"] =
+      benchmark::Counter(static_cast<double>(plies), benchmark::Counter::kIsRate);
 }
 
 // Exact solve of BohnDuell from the start (one iteration: supply 20 takes minutes and 2.8 GB).

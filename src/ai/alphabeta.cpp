@@ -280,8 +280,8 @@ struct AlphaBeta::Impl {
     num_seats = state.game()->num_seats();
     const bool brs = num_seats > 2 && opt.multi_seat == MultiSeatMode::kBestReply;
     // Paranoid scores depend on the root seat: keep their table entries apart.
-    key_salt = num_seats > 2 ? 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(root_seat + 1)
-                             : 0;
+    key_salt =
+        num_seats > 2 ? 0x9E3779B97F4A7C15ull * static_cast<std::uint64_t>(root_seat + 1) : 0;
     if (opt.use_exact) {
       bool ok = false;
       SearchResult r = exact_root(state, dl, ok);

@@ -22,8 +22,8 @@ namespace plateau::ai {
 enum class MultiSeatMode { kParanoid, kBestReply };
 
 struct AlphaBetaOptions {
-  int max_depth = 64;                  // deepest iteration, plies (BRS: root-to-root rounds)
-  std::size_t tt_entries = 1u << 20;   // transposition table size (rounded to a power of 2)
+  int max_depth = 64;                 // deepest iteration, plies (BRS: root-to-root rounds)
+  std::size_t tt_entries = 1u << 20;  // transposition table size (rounded to a power of 2)
   MultiSeatMode multi_seat = MultiSeatMode::kParanoid;
   // Beam: search only the first `max_moves` moves of the game's order (order_moves) below the
   // root and 2 * max_moves at the root; 0 = every move. For games with hundreds of moves per

@@ -36,12 +36,12 @@ struct MatchConfig {
 };
 
 struct GameOutcome {
-  int index = 0;                      // 0-based game number
-  std::vector<std::string> seat_bots; // bot name at each seat
-  std::vector<double> returns;        // per seat; equal shares if the ply cap was hit
+  int index = 0;                       // 0-based game number
+  std::vector<std::string> seat_bots;  // bot name at each seat
+  std::vector<double> returns;         // per seat; equal shares if the ply cap was hit
   int plies = 0;
-  bool finished = true;               // false when stopped by max_plies
-  std::string record;                 // the game record (core/record.h)
+  bool finished = true;  // false when stopped by max_plies
+  std::string record;    // the game record (core/record.h)
 };
 
 struct BotStats {

@@ -15,14 +15,14 @@ constexpr double kTop = 1.0 - 1e-9;  // a return this high is the best a seat ca
 }  // namespace
 
 struct Mcts::Node {
-  Move move;                  // the move from the parent into this node
+  Move move;  // the move from the parent into this node
   int parent = -1;
-  int mover = -1;             // seat that played `move` (-1 at the root)
-  int seat = 0;               // seat to move here, kTerminalSeat when the game is over
-  bool expanded = false;      // `pending` holds the moves not yet made children
-  bool proven = false;        // outcome under perfect play known: proven_returns
+  int mover = -1;         // seat that played `move` (-1 at the root)
+  int seat = 0;           // seat to move here, kTerminalSeat when the game is over
+  bool expanded = false;  // `pending` holds the moves not yet made children
+  bool proven = false;    // outcome under perfect play known: proven_returns
   std::uint32_t visits = 0;
-  double value_sum = 0.0;     // sum of `mover`'s returns over the visits
+  double value_sum = 0.0;  // sum of `mover`'s returns over the visits
   std::vector<int> children;
   std::vector<Move> pending;  // next child to create at the back
   std::array<double, kMaxSeats> proven_returns{};
@@ -200,10 +200,9 @@ SearchResult Mcts::search(const State& state, const SearchLimits& limits) {
         node.expanded = true;
       }
       const bool room = nodes_.size() < options_.max_nodes;
-      const bool widen =
-          options_.widening <= 0.0 ||
-          static_cast<double>(node.children.size()) <
-              1.0 + options_.widening * std::sqrt(static_cast<double>(node.visits));
+      const bool widen = options_.widening <= 0.0 ||
+                         static_cast<double>(node.children.size()) <
+                             1.0 + options_.widening * std::sqrt(static_cast<double>(node.visits));
       if (!node.pending.empty() && room && (widen || node.children.empty())) {
         s->apply(node.pending.back());
         idx = expand_child(idx, *s);
@@ -240,7 +239,7 @@ SearchResult Mcts::search(const State& state, const SearchLimits& limits) {
   const auto p = static_cast<std::size_t>(root.seat);
   auto child_key = [&](int c) {
     const Node& ch = nodes_[c];
-    const double proof = ch.proven ? (ch.proven_returns[p] >= kTop ? 2.0
+    const double proof = ch.proven ? (ch.proven_returns[p] >= kTop   ? 2.0
                                       : ch.proven_returns[p] <= 1e-9 ? -1.0
                                                                      : 0.0)
                                    : 0.0;

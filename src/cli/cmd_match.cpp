@@ -70,8 +70,8 @@ void run_match_command(const MatchOptions& opt) {
   }
   int unfinished = 0;
   for (const ai::GameOutcome& g : result.games) unfinished += g.finished ? 0 : 1;
-  if (unfinished) std::printf("%d games stopped at %d plies (counted as draws)\n", unfinished,
-                              opt.max_plies);
+  if (unfinished)
+    std::printf("%d games stopped at %d plies (counted as draws)\n", unfinished, opt.max_plies);
   if (result.has_elo) {
     std::printf("Elo %s - %s: %s (95%%), score %.1f%% over %d games\n",
                 result.stats[0].name.c_str(), result.stats[1].name.c_str(),
@@ -92,8 +92,7 @@ void add_match_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("match", "Play bots against each other and rate them");
   cmd->add_option("GAME", opt->game, "Game spec, e.g. bohnduell or 'biloba(players=4)'")
       ->required();
-  cmd->add_option("BOTS", opt->bots, "One bot per seat: random, greedy, 1..5, classic")
-      ->required();
+  cmd->add_option("BOTS", opt->bots, "One bot per seat: random, greedy, 1..5, classic")->required();
   cmd->add_option("--games", opt->games, "Number of games")
       ->capture_default_str()
       ->check(CLI::Range(1, 1000000));

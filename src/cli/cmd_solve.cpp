@@ -32,7 +32,7 @@ struct SolveOptions {
 
 // Reachable positions estimated from the measured shares of §11.2 (for the progress bar only).
 std::uint64_t estimated_reachable(int n) {
-  static const double kShare[][2] = {{1, 0.005}, {8, 0.021}, {10, 0.054}, {12, 0.088},
+  static const double kShare[][2] = {{1, 0.005},  {8, 0.021},  {10, 0.054}, {12, 0.088},
                                      {15, 0.128}, {16, 0.139}, {18, 0.159}, {20, 0.176},
                                      {22, 0.190}, {63, 0.30}};
   double share = 0.3;
@@ -86,7 +86,7 @@ void verify(const bohnduell::BohnDuellGame& game, const bohnduell::ValueTable& t
     const int mover = p.to_move;
     apply_move(game.rules(), next, m[0]);
     const int gain = next.side[mover].store - p.side[mover].store;
-    const int mv = next.over ? gain + terminal_value(game.rules(), next, mover)
+    const int mv = next.over               ? gain + terminal_value(game.rules(), next, mover)
                    : next.to_move == mover ? gain + *table.get(table.index(next))
                                            : gain - *table.get(table.index(next));
     if (mv == v) {
@@ -114,8 +114,8 @@ void run_solve(const SolveOptions& opt) {
   }
   if (opt.supply > 0) {
     const std::string opts = base->options_string();
-    spec = "bohnduell(supply=" + std::to_string(opt.supply) + (opts.empty() ? "" : "," + opts) +
-           ")";
+    spec =
+        "bohnduell(supply=" + std::to_string(opt.supply) + (opts.empty() ? "" : "," + opts) + ")";
     // A supply given in GAME too is overridden by --supply (later values win).
     if (opts.find("supply=") != std::string::npos) {
       std::string rest;
@@ -135,14 +135,14 @@ void run_solve(const SolveOptions& opt) {
   if (!opt.table.empty()) {
     table = ValueTable::load(opt.table);
     if (rules_key(table->rules()) != rules_key(rules)) {
-      throw UsageError("table '" + opt.table + "' is for " + rules_key(table->rules()) +
-                       ", not " + rules_key(rules));
+      throw UsageError("table '" + opt.table + "' is for " + rules_key(table->rules()) + ", not " +
+                       rules_key(rules));
     }
     std::cout << "Loaded " << opt.table << " (" << rules_key(rules) << ")\n";
   } else {
     const std::uint64_t bytes = ValueTable::byte_count(n);
-    const std::uint64_t index_bytes = static_cast<std::uint64_t>(n + 1) * (n + 1) * (n + 1) *
-                                      (n + 1) * (n + 1) * 4;
+    const std::uint64_t index_bytes =
+        static_cast<std::uint64_t>(n + 1) * (n + 1) * (n + 1) * (n + 1) * (n + 1) * 4;
     std::cout << "Solving " << game->spec() << ": " << ValueTable::side_count(n)
               << " side tuples, table " << bytes << " bytes; memory bound "
               << megabytes(bytes + index_bytes) << " (table " << megabytes(bytes) << " + index "
@@ -151,9 +151,11 @@ void run_solve(const SolveOptions& opt) {
     table = std::make_shared<ValueTable>(rules);
     ProgressBar bar("solving", estimated_reachable(n), "positions (total estimated)");
     std::uint64_t solved = 0;
-    solve(*table, start_position(rules), [&bar](std::uint64_t k) { bar.update(k); }, &solved);
+    solve(
+        *table, start_position(rules), [&bar](std::uint64_t k) { bar.update(k); }, &solved);
     bar.finish(solved);
-    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double secs =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::cout << "Reachable positions: " << solved << " (" << secs << " s)\n";
   }
   const Position start = start_position(rules);

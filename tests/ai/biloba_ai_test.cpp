@@ -25,14 +25,20 @@ int sq(const char* name) { return *parse_square(name); }
 TEST(BilobaClassic, ThreatTestFollowsCanEatSoon) {
   // Orange d4 next to blue c4; the square beyond, e4, is empty.
   // (a) a blue pawn next to e4 (f3): threatened.
-  auto a = state("##.....##/#.......#/O......../........./....*..../..BO...../.....B..B/#.......#/##.....## O 2");
+  auto a = state(
+      "##.....##/#.......#/O......../........./....*..../..BO...../.....B..B/#.......#/##.....## O "
+      "2");
   EXPECT_TRUE(is_threatened(pos_of(*a), sq("d4")));
   // (b) no blue pawn next to e4, but e4 is next to the open centre and blue f6 is next to the
   // centre: clause (b) of canEatSoon.
-  auto b = state("##.....##/#.......#/O......../.....B.../....*..../..BO...../........B/#.......#/##.....## O 2");
+  auto b = state(
+      "##.....##/#.......#/O......../.....B.../....*..../..BO...../........B/#.......#/##.....## O "
+      "2");
   EXPECT_TRUE(is_threatened(pos_of(*b), sq("d4")));
   // (c) neither: not threatened.
-  auto c = state("##.....##/#.......#/O......../........./....*..../..BO...../........B/#.......#/##.....## O 2");
+  auto c = state(
+      "##.....##/#.......#/O......../........./....*..../..BO...../........B/#.......#/##.....## O "
+      "2");
   EXPECT_FALSE(is_threatened(pos_of(*c), sq("d4")));
   EXPECT_EQ(threatened_count(pos_of(*a), 0), 1);
   EXPECT_EQ(threatened_count(pos_of(*c), 0), 0);
@@ -40,18 +46,22 @@ TEST(BilobaClassic, ThreatTestFollowsCanEatSoon) {
 
 TEST(BilobaClassic, CandidateListKeepsJumpedPawns) {
   // Orange b5 with blue c5 east of it and d5 empty: the list holds c5 then d5 (§3.1).
-  auto s = state("##.....##/#.......#/........./....O..O./.OB.*..../........./........./#.B...B.#/##.....## O 2");
+  auto s = state(
+      "##.....##/#.......#/........./....O..O./.OB.*..../........./........./#.B...B.#/##.....## O "
+      "2");
   const std::vector<int> list = candidate_list(pos_of(*s), sq("b5"));
   std::vector<std::string> names;
   for (int x : list) names.push_back(square_name(x));
-  EXPECT_EQ(names, (std::vector<std::string>{"a6", "a5", "a4", "b6", "b4", "c6", "c5", "d5",
-                                             "c4"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"a6", "a5", "a4", "b6", "b4", "c6", "c5", "d5", "c4"}));
 }
 
 TEST(BilobaClassic, AttacksNow) {
   // e6-d5 sandwiches blue c5 against b5: the only capture, which classic always plays.
   for (std::uint64_t seed = 1; seed <= 5; ++seed) {
-    auto s = state("##.....##/#.......#/........./....O..O./.OB.*..../........./........./#.B...B.#/##.....## O 2");
+    auto s = state(
+        "##.....##/#.......#/........./....O..O./.OB.*..../........./........./#.B...B.#/##.....## "
+        "O 2");
     Rng rng(seed);
     auto m = s->builtin_player_move("classic", rng);
     ASSERT_TRUE(m.has_value());
@@ -66,9 +76,9 @@ TEST(BilobaClassic, BeatsRandomAndPlaysWholeGames) {
   for (const char* spec : {"biloba", "biloba(players=4)"}) {
     ai::MatchConfig c;
     c.game = make_game(spec);
-    c.bots = c.game->num_seats() == 2 ? std::vector<std::string>{"classic", "random"}
-                                      : std::vector<std::string>{"classic", "random", "random",
-                                                                 "random"};
+    c.bots = c.game->num_seats() == 2
+                 ? std::vector<std::string>{"classic", "random"}
+                 : std::vector<std::string>{"classic", "random", "random", "random"};
     c.games = 4;
     c.max_plies = 3000;
     ai::MatchResult r = ai::run_match(c);
@@ -77,7 +87,9 @@ TEST(BilobaClassic, BeatsRandomAndPlaysWholeGames) {
 }
 
 TEST(BilobaLevels, SearchFindsTheCaptureAndBeatsClassic) {
-  auto s = state("##.....##/#.......#/........./....O..O./.OB.*..../........./........./#.B...B.#/##.....## O 2");
+  auto s = state(
+      "##.....##/#.......#/........./....O..O./.OB.*..../........./........./#.B...B.#/##.....## O "
+      "2");
   for (const char* bot : {"greedy", "1", "3"}) {
     EXPECT_EQ(s->move_to_string(make_bot(bot, 1)->choose_move(*s)).substr(0, 6), "e6-d5/") << bot;
   }

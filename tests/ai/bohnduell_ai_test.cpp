@@ -75,7 +75,7 @@ TEST(BohnDuellSolver, PerfectPlayMarginsWithDefaults) {
 
 TEST(BohnDuellSolver, PerfectPlayMarginsOfVariants) {
   // §11.3 steal_scope = any and short_supply = partial.
-  const std::pair<int, int> any[] = {{1, 0}, {2, 0}, {3, 0}, {4, 0}, {5, 0}, {6, 0},
+  const std::pair<int, int> any[] = {{1, 0},  {2, 0}, {3, 0}, {4, 0},   {5, 0},  {6, 0},
                                      {7, -3}, {8, 0}, {9, 0}, {10, -1}, {12, -1}};
   for (auto [n, margin] : any) {
     Rules r;
@@ -83,7 +83,7 @@ TEST(BohnDuellSolver, PerfectPlayMarginsOfVariants) {
     r.steal_any = true;
     EXPECT_EQ(solve_start(r).root, margin) << "any, N = " << n;
   }
-  const std::pair<int, int> partial[] = {{6, 0},  {7, 0},  {8, -1}, {9, -1},
+  const std::pair<int, int> partial[] = {{6, 0},  {7, 0},   {8, -1}, {9, -1},
                                          {10, 0}, {11, -1}, {12, -1}};
   for (auto [n, margin] : partial) {
     Rules r;
@@ -182,7 +182,8 @@ void expect_level5_perfect(const std::string& spec, int count, std::uint64_t see
     ExactSearcher lookup(r, table, 0);
     std::vector<int> values = *lookup.move_values(p);
     std::vector<Move> moves = game->make_state(p)->legal_moves();
-    const auto i = static_cast<std::size_t>(std::find(moves.begin(), moves.end(), m) - moves.begin());
+    const auto i =
+        static_cast<std::size_t>(std::find(moves.begin(), moves.end(), m) - moves.begin());
     ASSERT_LT(i, moves.size());
     EXPECT_EQ(values[i], *table->get(table->index(p))) << spec << " " << format_position(p);
   }

@@ -1,11 +1,12 @@
 // Phutball's win-in-one search (specs/phutball.md §13.2, §13.3) on every test vector of §15
 // that has a ball move: it finds the winning path where there is one and proves "no win"
 // elsewhere; and the evaluation's symmetry (§13.4 item 7).
+#include "games/phutball/phutball_ai.h"
+
 #include <gtest/gtest.h>
 
 #include "ai/bot.h"
 #include "core/registry.h"
-#include "games/phutball/phutball_ai.h"
 #include "games/phutball/phutball_game.h"
 #include "games/phutball/phutball_notation.h"
 #include "games/register.h"
@@ -128,8 +129,7 @@ TEST(PhutballBots, TakeTheWinAndBlockIt) {
   const std::string tv17 = "ball=H10 men=H11,H13,J14,J15,K15,K16,K17,K18,K19,L17 turn=O";
   for (const char* bot : {"greedy", "1", "5"}) {
     auto s = position("phutball", tv17);
-    EXPECT_EQ(s->move_to_string(make_bot(bot, 1)->choose_move(*s)), "H10-H12-H14-K14-K20")
-        << bot;
+    EXPECT_EQ(s->move_to_string(make_bot(bot, 1)->choose_move(*s)), "H10-H12-H14-K14-K20") << bot;
   }
   // Ohs threatens N17-P19. The only defence is a man on P19: the hop then needs to land on Q20,
   // beyond the side (pbmserv has no corner exit). Levels that search see it.

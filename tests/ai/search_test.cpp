@@ -72,8 +72,10 @@ TEST(Mcts, SameSeedSameMoves) {
       moves.push_back(mcts.search(*s, limits).best);
       s->apply(moves.back());
     }
-    if (run == 0) first = moves;
-    else EXPECT_EQ(moves, first);
+    if (run == 0)
+      first = moves;
+    else
+      EXPECT_EQ(moves, first);
   }
 }
 

@@ -24,8 +24,7 @@ constexpr char kMagic[] = "PLATEAU BOHNDUELL VALUE TABLE\n";
 unsigned rules_flags(const Rules& r) {
   return (r.short_supply_partial ? 1u : 0u) | (r.steal_any ? 2u : 0u) |
          (r.steal_on_harvest ? 4u : 0u) | (r.sower_to_store ? 8u : 0u) |
-         (r.opposite_same ? 16u : 0u) | (r.leftovers_owner ? 32u : 0u) |
-         (r.extra_turn ? 64u : 0u);
+         (r.opposite_same ? 16u : 0u) | (r.leftovers_owner ? 32u : 0u) | (r.extra_turn ? 64u : 0u);
 }
 
 Rules rules_of(int supply, unsigned flags) {
@@ -77,7 +76,8 @@ int terminal_value(const Rules& rules, const Position& pos, int seat) {
 std::uint64_t ValueTable::side_count(int n) {
   // C(n+5, 5)
   std::uint64_t c = 1;
-  for (int i = 1; i <= 5; ++i) c = c * static_cast<std::uint64_t>(n + i) / static_cast<std::uint64_t>(i);
+  for (int i = 1; i <= 5; ++i)
+    c = c * static_cast<std::uint64_t>(n + i) / static_cast<std::uint64_t>(i);
   return c;
 }
 
@@ -169,8 +169,8 @@ void ValueTable::save(const std::string& path) const {
   if (!out) throw std::runtime_error("cannot write table '" + path + "'");
   std::string header = kMagic;
   header += "rules " + rules_key(rules_) + "\nsupply " + std::to_string(rules_.supply) +
-            "\nflags " + std::to_string(rules_flags(rules_)) + "\nsides " +
-            std::to_string(sides_) + "\nbytes " + std::to_string(size_) +
+            "\nflags " + std::to_string(rules_flags(rules_)) + "\nsides " + std::to_string(sides_) +
+            "\nbytes " + std::to_string(size_) +
             "\nentry: index rank(mover)*sides+rank(other); byte 0 unsolved, else value+128\n";
   header.resize(kHeaderBytes, '\0');
   out.write(header.data(), static_cast<std::streamsize>(header.size()));

@@ -80,8 +80,7 @@ int terminal_value(const Rules& rules, const Position& pos, int seat);
 // number of newly solved positions every 2^20 of them. Returns the count of newly solved
 // positions in `solved` if not null.
 int solve(ValueTable& table, const Position& start,
-          const std::function<void(std::uint64_t)>& progress = {},
-          std::uint64_t* solved = nullptr);
+          const std::function<void(std::uint64_t)>& progress = {}, std::uint64_t* solved = nullptr);
 
 // Exact search for single positions: uses a table where it has the entry and a memo of its own
 // elsewhere; gives up (nullopt) after `node_budget` new positions or when `stop()` says so.
@@ -117,7 +116,7 @@ class ExactSearcher {
 // Tables known to this process, by rules_key. find_table() looks in the cache, then for the
 // file table_path(rules) in table_dir(), then (supply <= kAutoSolveSupply) solves in memory.
 inline constexpr int kAutoSolveSupply = 10;
-std::string table_dir();          // $PLATEAU_TABLES, else $HOME/.local/share/plateau/tables
+std::string table_dir();  // $PLATEAU_TABLES, else $HOME/.local/share/plateau/tables
 std::string table_file_name(const Rules& rules);  // "bohnduell-supply=20.table"
 std::string table_path(const Rules& rules);       // table_dir() + "/" + table_file_name(rules)
 std::shared_ptr<const ValueTable> find_table(const Rules& rules);

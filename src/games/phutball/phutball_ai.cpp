@@ -1,12 +1,13 @@
 // Phutball's hooks for the AI (specs/phutball.md §13): the exact win-in-one search, an
 // evaluation from the ball's progress and the mover's best jump, and a move order that puts
 // winning and advancing jumps first, then placements near the ball.
+#include "games/phutball/phutball_ai.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 
-#include "games/phutball/phutball_ai.h"
 #include "games/phutball/phutball_game.h"
 #include "games/phutball/phutball_jumps.h"
 
@@ -26,7 +27,7 @@ int progress(const Rules& rules, int mover, int row) {
 
 template <class EndingOk>
 JumpSearch search_jumps_with(const Rules& rules, const Position& pos, const EndingOk& ending_ok,
-                        std::size_t budget) {
+                             std::size_t budget) {
   JumpSearch out;
   if (!on_board(rules, pos.ball)) return out;
   const int mover = pos.to_move;
@@ -157,7 +158,8 @@ Move PhutballState::playout_move(Rng& rng) const {
       }
     }
     if (!near.empty()) {
-      return Move{static_cast<Move::Code>(near[rng.below(static_cast<std::uint32_t>(near.size()))])};
+      return Move{
+          static_cast<Move::Code>(near[rng.below(static_cast<std::uint32_t>(near.size()))])};
     }
   }
   std::vector<Move> moves = distinct_moves();

@@ -3,8 +3,8 @@
 // jump states (ball point, men left), each visited once, stopping at the first landing that wins
 // for the side to move. Deciding win-in-one is NP-complete in general; the de-duplication makes
 // it fast in practice (the 7×7 block of TV-20 has 955,182 states).
-#include <cstdint>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace plateau::phutball {
