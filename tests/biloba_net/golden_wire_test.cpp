@@ -4,6 +4,8 @@
 #include <filesystem>
 #include <future>
 
+#include <unistd.h>
+
 #include "games/biloba/biloba_rules.h"
 #include "net_test_util.h"
 #include "server/biloba/blb.h"
@@ -26,7 +28,7 @@ void play_golden_over_wire(const std::string& file, const std::string& id) {
   for (const auto& c : clicks) per_seat[c.seat].push_back(square_of(c.x, c.y));
 
   LegacyServerOptions options = test_options();
-  const auto dump = std::filesystem::temp_directory_path() / ("plateau-blb-" + id);
+  const auto dump = std::filesystem::temp_directory_path() / ("plateau-blb-" + id + "-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dump);
   std::filesystem::create_directories(dump);
   options.dump_dir = dump.string();

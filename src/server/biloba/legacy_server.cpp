@@ -53,6 +53,7 @@ struct Game {
   int last_joined = 0;
   bool started = false;
   bool killed = false;
+  bool finalized = false;  // out of the directory: CPU seats stop and release the game
   Clock::time_point published;
   std::vector<Click> moves;
   std::set<Session*> members;  // open game connections
@@ -252,7 +253,7 @@ awaitable<void> CpuSeat::run() {
     co_return;
   }
   Game& g = *game_;
-  while (!g.killed && !server_->stopped) {
+  while (!g.killed && !g.finalized && !server_->stopped) {
     if (!my_turn()) {
       wake_.expires_at(Clock::time_point::max());
       boost::system::error_code ec;
@@ -770,7 +771,12 @@ void Impl::maybe_cpu_fill(const std::shared_ptr<Game>& game) {
 
 void Impl::finalize(const std::shared_ptr<Game>& game) {
   games.erase(game->id);
-  for (auto& c : game->cpus) c->wake();
+  // Game and CpuSeat point at each other: drop the game's side so both are freed once the
+  // woken seats leave their loops.
+  game->finalized = true;
+  const auto cpus = std::move(game->cpus);
+  game->cpus.clear();
+  for (auto& c : cpus) c->wake();
   log("finalizing game " + std::to_string(game->id) + " kill");
   FinishedLegacyGame done;
   done.id = game->id;

@@ -114,6 +114,10 @@ class LegacyServerThread {
 
  private:
   boost::asio::io_context io_;
+  // Keeps io_.run() going until the destructor stops it: games() posts to the loop and would
+  // wait for ever on a loop that ran out of work.
+  boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_{
+      io_.get_executor()};
   std::unique_ptr<LegacyServer> server_;
   std::thread thread_;
 };
