@@ -545,6 +545,33 @@ std::shared_ptr<Table> Lobby::add_table_locked(std::shared_ptr<const Game> game,
   return table;
 }
 
+std::shared_ptr<Table> Lobby::import_game(const std::string& spec,
+                                          const std::vector<std::string>& players,
+                                          const std::vector<std::string>& moves,
+                                          const std::string& unfinished_reason,
+                                          std::function<void()> stored) {
+  auto game = make_game(spec);
+  if (static_cast<int>(players.size()) != game->num_seats()) {
+    throw RuleError(game->spec() + " needs " + std::to_string(game->num_seats()) +
+                    " players, got " + std::to_string(players.size()));
+  }
+  std::vector<SeatOwner> seats;
+  for (const auto& name : players) seats.push_back({"legacy", name});
+  std::shared_ptr<Table> table;
+  {
+    std::lock_guard lock(mutex_);
+    table = add_table_locked(game, "biloba-net", std::move(seats), ClockSettings{});
+  }
+  try {
+    table->import_finished(moves, unfinished_reason, std::move(stored));
+  } catch (...) {
+    std::lock_guard lock(mutex_);
+    tables_.erase({table->game_name(), table->number()});
+    throw;
+  }
+  return table;
+}
+
 void Lobby::cmd_open(Ctx& ctx, const Command& c) {
   if (ctx.client->user.empty()) throw CommandError("log in first");
   std::vector<std::string> opts;

@@ -59,6 +59,17 @@ class Lobby {
   std::vector<std::string> rate_game(const std::string& game, const std::string& a,
                                      const std::string& b, double score_a, store::Batch& batch);
   std::shared_ptr<Table> find_table(const std::string& game, int number) const;
+  // Keeps a game played elsewhere (a biloba 0.9.3 network game on port 8000) as a finished
+  // table: `spec` is the game with its options, `players` one name per game seat, `moves` the
+  // complete turns in canonical notation; an unfinished game is kept with no result and reason
+  // `unfinished_reason`. Thread-safe. Returns the new table (its board number is the id users
+  // see); `stored` runs once it is durable. Throws OptionError/RuleError (nothing is kept) on a
+  // bad spec, a wrong number of players or an illegal move.
+  std::shared_ptr<Table> import_game(const std::string& spec,
+                                     const std::vector<std::string>& players,
+                                     const std::vector<std::string>& moves,
+                                     const std::string& unfinished_reason,
+                                     std::function<void()> stored);
   std::vector<TableSummary> table_summaries() const;
   LobbyStats stats() const;
 

@@ -68,9 +68,11 @@ class Listener : public std::enable_shared_from_this<Listener> {
 
 // The port-8000 server of biloba 0.9.3 clients (src/server/biloba/legacy_server.h). Each
 // finished legacy game is replayed through the rules and kept as the original's .blb dump and
-// as a Plateau record, both in <data_dir>/biloba/.
+// as a Plateau record, both in <data_dir>/biloba/, and as a finished table of the lobby (in the
+// store: listed, viewable and downloadable like any other game).
 std::unique_ptr<biloba::net::LegacyServer> start_biloba_server(boost::asio::io_context& io,
-                                                               const ServerOptions& options) {
+                                                               const ServerOptions& options,
+                                                               Lobby& lobby) {
   const auto dir = options.data_dir / "biloba";
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -84,13 +86,21 @@ std::unique_ptr<biloba::net::LegacyServer> start_biloba_server(boost::asio::io_c
     const int id = std::atoi(name.c_str());
     if (id >= legacy.first_id) legacy.first_id = id + 1;
   }
-  legacy.on_finished = [dir](const biloba::net::FinishedLegacyGame& game) {
+  legacy.on_finished = [dir, &lobby](const biloba::net::FinishedLegacyGame& game) {
     if (game.record.empty() || game.clicks.records.size() < 3) return;
     std::string file = biloba::net::dump_file_name(game.id, game.name);
     file.replace(file.size() - 4, 4, ".record");
     std::ofstream(dir / file) << game.record;
     spdlog::info("biloba: game {} \"{}\" ended ({} clicks)", game.id, game.name,
                  game.clicks.records.size());
+    if (game.game_spec.empty() || game.moves.empty()) return;
+    try {
+      auto table = lobby.import_game(game.game_spec, game.seat_names, game.moves,
+                                     "a player left the biloba 0.9.3 game", {});
+      spdlog::info("biloba: game {} kept as {} {}", game.id, table->game_name(), table->number());
+    } catch (const std::exception& e) {
+      spdlog::error("biloba: game {} not kept in the store: {}", game.id, e.what());
+    }
   };
   auto server = std::make_unique<biloba::net::LegacyServer>(io.get_executor(), legacy);
   try {
@@ -140,7 +150,7 @@ int run_server(const ServerOptions& options) {
   }
   std::unique_ptr<biloba::net::LegacyServer> biloba_server;
   if (options.biloba_port != 0) {
-    biloba_server = start_biloba_server(io, options);
+    biloba_server = start_biloba_server(io, options, lobby);
   }
   for (auto& l : listeners) l->start();
 

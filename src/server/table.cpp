@@ -396,6 +396,45 @@ void Table::create(Caller caller, Done done) {
       std::move(done));
 }
 
+void Table::import_finished(const std::vector<std::string>& moves,
+                            const std::string& unfinished_reason, Done done) {
+  // Replay first, so an illegal move leaves nothing behind.
+  auto initial = game_->initial_state();
+  auto state = initial->clone();
+  std::vector<Move> parsed;
+  for (const std::string& text : moves) {
+    if (state->is_terminal()) throw RuleError("move after the end of the game: " + text);
+    parsed.push_back(state->parse_move(text));
+    state->apply(parsed.back());
+  }
+  post(
+      Caller{},
+      [this, parsed = std::move(parsed), unfinished_reason](Tx& tx) {
+        const int n = game_->num_seats();
+        order_.clear();
+        for (int g = 0; g < n; ++g) order_.push_back(g);
+        rated_ = false;
+        initial_ = game_->initial_state();
+        state_ = initial_->clone();
+        status_ = TableStatus::kPlaying;
+        started_ms_ = turn_started_ms_ = Lobby::now_ms();
+        tx.table_changed = true;
+        // The moves' rows refer to the table's row, so it goes first (finish() rewrites it).
+        tx.batch.put_table({id_, game_name_, number_, data_json(), created_ms_});
+        for (const Move& m : parsed) play(tx, m, state_->current_seat(), false);
+        if (state_->is_terminal()) {
+          end_game(tx, state_->returns(), "rules");
+          return;
+        }
+        status_ = TableStatus::kOver;
+        ended_ms_ = Lobby::now_ms();
+        reason_ = unfinished_reason;
+        result_ = "*";
+        spdlog::info("table {}: imported unfinished ({})", label(), reason_);
+      },
+      std::move(done));
+}
+
 void Table::handle(Caller caller, Command command, Done done) {
   post(
       std::move(caller), [this, c = std::move(command)](Tx& tx) { on_command(tx, c); },
@@ -529,6 +568,7 @@ std::string Table::status_line() const {
     case TableStatus::kDeclined:
       return declined_by_ + " has disagreed to play.";
     case TableStatus::kOver: {
+      if (returns_.empty()) return "Game ended without a result (" + reason_ + ").";
       std::vector<std::string> winners;
       const auto players = players_by_game_seat();
       for (std::size_t g = 0; g < returns_.size(); ++g) {

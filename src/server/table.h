@@ -39,7 +39,7 @@ struct Caller {
 };
 
 struct SeatOwner {
-  std::string kind;  // "" (free), "user", "cpu"
+  std::string kind;  // "" (free), "user", "cpu", "legacy" (a biloba 0.9.3 network player)
   std::string name;  // account name, or the bot level for "cpu"
   bool operator==(const SeatOwner&) const = default;
 };
@@ -81,6 +81,13 @@ class Table : public std::enable_shared_from_this<Table> {
   // Stores the new table, then tells `caller` (board number / table event) and, for a board,
   // every player ("New <Game> Board <n>").
   void create(Caller caller, Done done);
+  // Plays `moves` (canonical notation) from the start on a new table whose seats are already
+  // filled (kind "legacy": players of a biloba 0.9.3 network game), stores the table and its
+  // moves, and ends it: by the rules if the last move ends the game, otherwise with no result
+  // and reason `unfinished_reason`. Never rated. Throws RuleError (before anything is stored)
+  // if a move is illegal. `done` runs once the table is durable.
+  void import_finished(const std::vector<std::string>& moves, const std::string& unfinished_reason,
+                       Done done);
   // Handles a table or board command of `caller` on the strand; `done` runs after every reply.
   void handle(Caller caller, Command command, Done done);
   // Re-arms clocks and CPU players after a restart.

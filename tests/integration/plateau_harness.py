@@ -34,16 +34,17 @@ class Server:
         self.data_dir = data_dir
         self.extra = list(extra)
         self.proc = None
-        self.text_port = self.http_port = None
+        self.text_port = self.http_port = self.biloba_port = None
 
-    def start(self, text_port=None, http_port=None):
+    def start(self, text_port=None, http_port=None, biloba_port=None):
         self.text_port = text_port or free_port()
         self.http_port = http_port or free_port()
+        self.biloba_port = biloba_port or free_port()
         self.log = open(os.path.join(self.data_dir, "server.log"), "ab")
         self.proc = subprocess.Popen(
             [self.binary, "serve", "--data-dir", os.path.join(self.data_dir, "data"),
              "--bind", "127.0.0.1", "--text-port", str(self.text_port),
-             "--http-port", str(self.http_port), "--biloba-port", str(free_port())] + self.extra,
+             "--http-port", str(self.http_port), "--biloba-port", str(self.biloba_port)] + self.extra,
             stdout=self.log, stderr=self.log)
         deadline = time.time() + 20
         while time.time() < deadline:

@@ -790,7 +790,13 @@ void Impl::finalize(const std::shared_ptr<Game>& game) {
       auto bgame = legacy_game(game->players);
       auto initial = bgame->make_state(game->start);
       std::vector<Move> moves;
-      for (const ClickTurn& t : game->machine->turns()) moves.push_back(t.token);
+      auto state = initial->clone();
+      for (const ClickTurn& t : game->machine->turns()) {
+        moves.push_back(t.token);
+        done.moves.push_back(state->move_to_string(t.token));
+        state->apply(t.token);
+      }
+      done.game_spec = bgame->spec();
       RecordHeader header;
       header.seats = game->names;
       header.extra_tags.emplace_back("Event", "biloba 0.9.3 network game " +

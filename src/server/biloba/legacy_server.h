@@ -36,6 +36,8 @@ struct FinishedLegacyGame {
   std::vector<std::string> seat_names;
   BlbGame clicks;      // every relayed click, (−2, −2) for a quit (the server's .blb dump)
   std::string record;  // the Plateau record of the complete turns (core/record.h)
+  std::string game_spec;           // the rules the turns follow, e.g. "biloba(players=2,...)"
+  std::vector<std::string> moves;  // the complete turns in canonical notation (specs §7.2)
   bool finished = false;  // the rules ended the game (not a quit)
 };
 
