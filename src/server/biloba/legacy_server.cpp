@@ -881,6 +881,12 @@ void LegacyServer::stop() {
   });
 }
 
+void LegacyServer::release_after_stop() {
+  impl_->sessions.clear();
+  for (auto& [id, g] : impl_->games) g->cpus.clear();
+  impl_->games.clear();
+}
+
 std::vector<LegacyGameStatus> LegacyServer::games() {
   std::promise<std::vector<LegacyGameStatus>> promise;
   auto future = promise.get_future();
@@ -920,6 +926,7 @@ LegacyServerThread::~LegacyServerThread() {
   }
   io_.stop();
   if (thread_.joinable()) thread_.join();
+  server_->release_after_stop();
 }
 
 }  // namespace plateau::biloba::net

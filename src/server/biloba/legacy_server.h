@@ -93,6 +93,9 @@ class LegacyServer {
   void start();
   // Stops accepting and closes every connection (games are finalised as their sessions end).
   void stop();
+  // After stop(), once no thread runs the executor any more: drops the sessions and games the
+  // loop did not get to unwind (they and the server point at each other, so they would leak).
+  void release_after_stop();
   // The bound port (after start()).
   unsigned short port() const { return port_; }
 
