@@ -33,6 +33,8 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--biloba-port", opt->server.biloba_port,
                   "Biloba 0.9.3 protocol port (0 = off)")
       ->capture_default_str();
+  cmd->add_option("--biloba-log", opt->server.biloba_log,
+                  "Log file of the Biloba 0.9.3 protocol (\"-\" = standard error)");
   cmd->add_option("--threads", opt->server.io_threads, "I/O threads")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));

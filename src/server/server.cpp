@@ -80,6 +80,7 @@ std::unique_ptr<biloba::net::LegacyServer> start_biloba_server(boost::asio::io_c
   legacy.address = options.bind;
   legacy.port = options.biloba_port;
   legacy.dump_dir = dir.string();
+  legacy.log_file = options.biloba_log;
   // Game ids continue after the dumps already kept (the original restarted at 1).
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();

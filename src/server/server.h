@@ -17,8 +17,10 @@ struct ServerOptions {
   std::uint16_t http_port = 8080;
   std::uint16_t text_port = 8023;
   // The Biloba 0.9.3 protocol (docs/BILOBA_NETWORK.md); 0 = off. Finished legacy games are kept
-  // in <data_dir>/biloba/ as <id>-<name>.blb (the original's dump) and <id>-<name>.record.
+  // in <data_dir>/biloba/ as <id>-<name>.blb (the original's dump) and <id>-<name>.record, and as
+  // finished tables in the store.
   std::uint16_t biloba_port = 8000;
+  std::string biloba_log;  // the legacy server's protocol log, as biloba-server's LOGFILE ("" = none)
   int io_threads = 2;
   int worker_threads = 2;  // CPU players and password hashing
   SessionLimits limits;

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """A biloba 0.9.3 network game on the server's port 8000 (two `biloba` clients whose seats are
-played by Plateau bots) is kept in the store as a finished table: listed in /api/tables,
+played by Plateau bots, greedy against random so that the game ends soon) is kept in the store as a finished table: listed in /api/tables,
 its record downloadable from /records/biloba/N with the same turns as the .record file written
 beside the .blb dump, and still there after a restart (issue 8: legacy games are stored like
 any other game).
@@ -19,19 +19,34 @@ PLATEAU = sys.argv[1]
 BILOBA = os.path.join(os.path.dirname(PLATEAU), "biloba")
 
 
-def client(port, out, *args):
-    """A `biloba` client whose seat a random bot plays; its output goes to the file `out`."""
-    return subprocess.Popen([BILOBA, "127.0.0.1", "--port", str(port), "--cpu", "--level", "random",
+def client(port, out, level, *args):
+    """A `biloba` client whose seat bot `level` plays; its output goes to the file `out`."""
+    return subprocess.Popen([BILOBA, "127.0.0.1", "--port", str(port), "--cpu", "--level", level,
                              "--cpu-delay", "0", "-q"] + list(args),
                             stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
 
 
 def finish(proc, out, timeout):
-    proc.wait(timeout)
+    """The client's exit status and output (killed after `timeout` s)."""
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
     out.seek(0)
-    text = out.read().decode(errors="replace")
-    assert proc.returncode == 0, text
-    return text
+    return proc.returncode, out.read().decode(errors="replace")
+
+
+def wait_listed(port, name, timeout=30):
+    """Waits until the game `name` is open for joining (the creator may still be connecting)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        listing = subprocess.run([BILOBA, "127.0.0.1", "--port", str(port), "--list"],
+                                 stdin=subprocess.DEVNULL, capture_output=True, timeout=20)
+        if name in listing.stdout.decode(errors="replace"):
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"game {name!r} never listed")
 
 
 def wait_for_table(server, timeout=20):
@@ -51,12 +66,15 @@ def test_network_game_is_stored():
     try:
         out_c = tempfile.TemporaryFile()
         out_j = tempfile.TemporaryFile()
-        creator = client(server.biloba_port, out_c, "--create", "stored game", "--name", "Ann",
+        creator = client(server.biloba_port, out_c, "greedy", "--create", "stored game", "--name", "Ann",
                          "--seed", "1")
-        time.sleep(0.5)  # the game must be listed before the join
-        joiner = client(server.biloba_port, out_j, "--join", "1", "--name", "Bob", "--seed", "2")
-        text = finish(creator, out_c, 90)
-        finish(joiner, out_j, 30)
+        wait_listed(server.biloba_port, "stored game")
+        joiner = client(server.biloba_port, out_j, "random", "--join", "1", "--name", "Bob", "--seed", "2")
+        rc_j, joined = finish(joiner, out_j, 90)
+        rc_c, text = finish(creator, out_c, 30)
+        assert rc_j == 0 and rc_c == 0, ("creator", rc_c, text, "joiner", rc_j, joined,
+                                         server.read_log())
+        assert joined.splitlines()[-2:] == text.splitlines()[-2:], (joined, text)
         assert "Ann wins !" in text or "Bob wins !" in text, text
 
         tables = wait_for_table(server)

@@ -12,6 +12,10 @@
 #include <optional>
 #include <set>
 
+#include <sys/socket.h>
+
+#include <cerrno>
+
 #include "core/record.h"
 #include "games/biloba/biloba_clicks.h"
 #include "games/biloba/biloba_notation.h"
@@ -163,6 +167,7 @@ class Session : public std::enable_shared_from_this<Session> {
   awaitable<void> wait_players();
   awaitable<void> play();
   awaitable<bool> receive();
+  void watch_readable(std::uint64_t wait_id);
   awaitable<bool> send_move(bool quit);
   awaitable<void> talk();
   awaitable<void> talk_reader();
@@ -209,6 +214,10 @@ class Session : public std::enable_shared_from_this<Session> {
   int reserved_seat_ = -1;
   int seat_ = 0;
   bool readable_ = false;
+  // Which receive() the pending readiness wait belongs to: a wait that completes after its
+  // receive() moved on (the strand runs its handler later) must not mark the next one readable,
+  // or play() would read a command the client never sent and both sides would wait for ever.
+  std::uint64_t readable_wait_ = 0;
   bool done_ = false;
 };
 
@@ -558,6 +567,25 @@ awaitable<void> Session::play() {
   }
 }
 
+void Session::watch_readable(std::uint64_t wait_id) {
+  auto self = shared_from_this();
+  socket_.async_wait(tcp::socket::wait_read, [self, wait_id](boost::system::error_code ec) {
+    if (ec == asio::error::operation_aborted || wait_id != self->readable_wait_) return;
+    if (!ec) {
+      // epoll readiness can be stale (bytes that an earlier read already consumed): only data
+      // or an end of stream really waiting counts, otherwise watch again.
+      char byte = 0;
+      const auto n = ::recv(self->socket_.native_handle(), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+      if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) {
+        self->watch_readable(wait_id);
+        return;
+      }
+    }
+    self->readable_ = true;
+    self->wake_.cancel();
+  });
+}
+
 awaitable<bool> Session::receive() {
   Game& g = *game_;
   const int waited = co_await read_int();
@@ -566,16 +594,12 @@ awaitable<bool> Session::receive() {
   no_deadline();
   // Watch the socket while waiting: the original's blocked thread never read a 'q' sent now.
   readable_ = false;
-  auto self = shared_from_this();
-  socket_.async_wait(tcp::socket::wait_read, [self](boost::system::error_code ec) {
-    if (ec == asio::error::operation_aborted) return;
-    self->readable_ = true;
-    self->wake_.cancel();
-  });
+  watch_readable(++readable_wait_);
   while (!g.killed && !has_pending(g) && !readable_ && socket_.is_open()) co_await wait_wake();
   if (!readable_) {
     boost::system::error_code ec;
     socket_.cancel(ec);
+    ++readable_wait_;  // a completion already queued is stale now
   }
   Bytes out;
   if (has_pending(g)) {
