@@ -1,7 +1,7 @@
 # Plateau's entry points (see README.md). Each target installs what is missing first.
 #   make run    install, build (release), start the server (plateau serve; data in ./data)
-#   make test   install, build (release), run every test with ctest
-#   make test-asan  the same suite under AddressSanitizer + UBSan (preset asan)
+#   make test   install, build, run every test with ctest: the release suite, then the same
+#               suite under AddressSanitizer + UBSan (preset asan; slow-labelled tests skipped)
 #   make bench  install, build (release), run the benchmarks
 PRESET ?= release
 JOBS ?= $(shell nproc)
@@ -32,7 +32,7 @@ run: build
 	@echo "Plateau: http://localhost:8080 (browser), telnet localhost 8023 (text); Ctrl-C stops"
 	./build/$(PRESET)/plateau serve --data-dir ./data
 
-test: test-release
+test: test-release test-asan
 
 test-release: build
 	ctest --preset $(PRESET) -j $(JOBS)
