@@ -19,8 +19,10 @@ class RandomBot : public Bot {
  public:
   explicit RandomBot(std::uint64_t seed) : rng_(seed) {}
   std::string name() const override { return "random"; }
+  // Uniform over the distinct resulting positions: legal_moves() lists every jump path of a
+  // Phutball move (tens of millions in some positions) and every refill order in Biloba.
   Move choose_move(const State& state) override {
-    std::vector<Move> moves = state.legal_moves();
+    std::vector<Move> moves = state.distinct_moves();
     return moves[rng_.below(static_cast<std::uint32_t>(moves.size()))];
   }
 

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "ai/bot.h"
 #include "core/registry.h"
 #include "games/phutball/phutball_game.h"
@@ -115,6 +117,19 @@ TEST(PhutballWinInOne, BlocksOfTv20HaveNoWinAndStayCheap) {
     JumpSearch j = search_jumps(ps, 1'000'000);
     EXPECT_TRUE(j.complete);
     EXPECT_EQ(j.states, half == 1 ? 110u : 138u);
+  }
+}
+
+TEST(PhutballBots, RandomChoosesAmongDistinctPositions) {
+  // In the 5×5 block many jump paths reach the same point; `random` used to draw from every
+  // path (legal_moves), which in ordinary games can be tens of millions of moves.
+  auto s = position("phutball", "ball=H10 men=" + block_men(2) + " turn=O");
+  const std::vector<Move> distinct = s->distinct_moves();
+  ASSERT_LT(distinct.size(), s->legal_moves().size());
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    const Move m = make_bot("random", seed)->choose_move(*s);
+    EXPECT_NE(std::find(distinct.begin(), distinct.end(), m), distinct.end())
+        << "seed " << seed << ": " << s->move_to_string(m);
   }
 }
 
