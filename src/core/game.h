@@ -50,6 +50,10 @@ class Game : public std::enable_shared_from_this<Game> {
   virtual std::string seat_label(int seat) const = 0;
   virtual std::string seat_name(int seat) const = 0;
   virtual RecordStyle record_style() const = 0;
+  // Whether a game with these options may change ratings (the server still requires accounts
+  // or CPU levels in every seat and a rated start). Default: two-player games are rated. A game
+  // whose spec rates only some option values overrides it (Phutball: specs/phutball.md §2.3).
+  virtual bool rated() const { return num_seats() == 2; }
 
   // The start position.
   virtual std::unique_ptr<State> initial_state() const = 0;

@@ -872,3 +872,24 @@ TEST_F(PhutballTest, RecordsAreNumberedByPly) {
 
 }  // namespace
 }  // namespace plateau::phutball
+
+namespace plateau::phutball {
+namespace {
+
+TEST(PhutballRating, OnlyHandicapsZeroAndPlusHalfAreRated) {
+  // specs/phutball.md §2.3: "only handicaps 0 and +0.5 are rated".
+  register_builtin_games();
+  EXPECT_TRUE(make_game("phutball")->rated());
+  EXPECT_TRUE(make_game("phutball(handicap=0.5)")->rated());
+  EXPECT_TRUE(make_game("phutball(handicap=+0.5)")->rated());
+  EXPECT_FALSE(make_game("phutball(handicap=-0.5)")->rated());
+  EXPECT_FALSE(make_game("phutball(handicap=1)")->rated());
+  EXPECT_FALSE(make_game("phutball(handicap=-3)")->rated());
+  // Every other game: two-player games are rated.
+  EXPECT_TRUE(make_game("bohnduell")->rated());
+  EXPECT_TRUE(make_game("biloba")->rated());
+  EXPECT_FALSE(make_game("biloba(players=4)")->rated());
+}
+
+}  // namespace
+}  // namespace plateau::phutball

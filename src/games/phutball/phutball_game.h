@@ -50,6 +50,8 @@ class PhutballGame : public Game {
   std::string seat_label(int seat) const override { return seat == kOhs ? "O" : "X"; }
   std::string seat_name(int seat) const override { return seat == kOhs ? "Ohs" : "Eks"; }
   RecordStyle record_style() const override { return RecordStyle::kNumbered; }
+  // Only handicaps 0 and +0.5 are rated (specs/phutball.md §2.3: the first move is an advantage).
+  bool rated() const override { return rules_.handicap_halves == 0 || rules_.handicap_halves == 1; }
   std::unique_ptr<State> initial_state() const override;
   // Parses the position string of phutball_notation.h.
   std::unique_ptr<State> parse_state(std::string_view text) const override;
