@@ -7,6 +7,7 @@ import { t } from '../i18n';
 
 const GAMES = ['bohnduell', 'phutball', 'biloba'];
 const LEVELS = ['random', '1', '2', '3', '4', '5'];
+const CLOCKS = ['none', 'move:30', 'fischer:300+5', 'fischer:900+10'];
 
 interface TableListing {
   game: string;
@@ -31,6 +32,7 @@ export function Lobby({ session }: { session: Session }) {
   const [game, setGame] = useState('bohnduell');
   const [players, setPlayers] = useState(2);
   const [seatKinds, setSeatKinds] = useState<string[]>(['human', 'cpu:3', 'cpu:3', 'cpu:3']);
+  const [clock, setClock] = useState('none');
 
   const refresh = () => {
     fetch('/api/tables')
@@ -71,8 +73,9 @@ export function Lobby({ session }: { session: Session }) {
     );
   }
 
-  const options = game === 'biloba' ? `players=${players}` : '';
-  const seats = seatCount(game, options);
+  const gameOptions = game === 'biloba' ? `players=${players}` : '';
+  const seats = seatCount(game, gameOptions);
+  const options = [gameOptions, clock === 'none' ? '' : `clock=${clock}`].filter(Boolean).join(' ');
   const create = async () => {
     try {
       const opened = await session.connection.request(`/open ${game} ${options}`.trim(), 'table');
@@ -85,6 +88,7 @@ export function Lobby({ session }: { session: Session }) {
       location.hash = `#/table/${game}/${board}`;
     } catch (err) {
       session.state.lastError = (err as Error).message;
+      session.notify();
     }
   };
 
@@ -107,6 +111,12 @@ export function Lobby({ session }: { session: Session }) {
             </select>
           </label>
         )}
+        <label>{t('lobby.clock')}{' '}
+          <select value={clock} data-field="clock"
+            onChange={(e) => setClock((e.target as HTMLSelectElement).value)}>
+            {CLOCKS.map((c) => <option value={c}>{t(`lobby.clock.${c}`)}</option>)}
+          </select>
+        </label>
         <ol class="seats">
           {Array.from({ length: seats }, (_, s) => (
             <li>
