@@ -79,7 +79,7 @@ export const en: Dictionary = {
   'reason.time': 'time out',
   'reason.agreement': 'agreement',
   'reason.declined': 'declined',
-  'board.keys': 'Arrow keys choose, Enter plays',
+  'board.keys': 'Keyboard: Tab to the board, arrow keys choose, Enter plays.',
   'replay.first': 'First position',
   'replay.previous': 'Previous move',
   'replay.next': 'Next move',

@@ -79,7 +79,7 @@ export const fr: Dictionary = {
   'reason.time': 'temps écoulé',
   'reason.agreement': 'accord',
   'reason.declined': 'refusée',
-  'board.keys': 'Les flèches choisissent, Entrée joue',
+  'board.keys': 'Clavier : Tab jusqu’au plateau, les flèches choisissent, Entrée joue.',
   'replay.first': 'Position de départ',
   'replay.previous': 'Coup précédent',
   'replay.next': 'Coup suivant',

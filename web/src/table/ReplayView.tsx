@@ -1,7 +1,7 @@
 // Replay of a game step by step: the record gives the moves, the server the position after
 // each ply (`show BOARD#n`), so the browser never re-plays rules itself. Buttons, a click on a
 // move, or the keys ← → Home End move through the game; the move just made is marked.
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Session } from '../state/session';
 import { Board } from './Board';
 import { MoveList } from './MoveList';
@@ -46,7 +46,7 @@ export function ReplayView({ session, game, board }: Props) {
   }, [ply, game, board]);
 
   const go = (n: number) => setPly(Math.max(0, Math.min(moves.length, n)));
-  useEffect(() => {
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'ArrowRight') go(ply + 1);
       else if (e.key === 'ArrowLeft') go(ply - 1);

@@ -159,6 +159,7 @@ export function TableView({ session, game, board }: Props) {
           <p class="turn" aria-live="polite">
             {playing &&
               (myTurn ? t('table.yourTurn') : t('table.theirTurn', { user: table.nextUser ?? '' }))}
+            {myTurn && <span class="hint">{` ${t('board.keys')}`}</span>}
           </p>
           {liveSteps.prefix.length > 0 && (
             <div class="step-controls">

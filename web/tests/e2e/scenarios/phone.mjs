@@ -47,6 +47,17 @@ export async function phone(t) {
       }
       await fits(page, game);
       await t.artifacts.page(page, `phone-${game}`);
+      if (game === 'bohnduell') {
+        // Resigning: the seat that resigns loses.
+        const label = await page.$eval('section.table li[data-seat="1"]', (li) => li.textContent.split(':')[0]);
+        await page.click('[data-action=resign]');
+        await page.waitForSelector('.result-dialog .result');
+        assertEqual(await page.getAttribute('.result-dialog .result', 'data-result'), label === 'A' ? '0-1' : '1-0',
+          `resigning as ${label}`);
+        assert((await page.textContent('.result-dialog .result')).includes('resignation'), 'the reason shown');
+        await fits(page, 'the result');
+        await t.artifacts.page(page, 'phone-bohnduell-result');
+      }
     }
     t.log('phone: lobby and three tables fit 390 px');
   } finally {

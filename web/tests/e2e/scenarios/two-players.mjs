@@ -38,6 +38,12 @@ export async function twoPlayers(t) {
       await p.page.waitForSelector('section.table[data-ply="0"]');
       assertEqual(await p.page.$$eval('.move-list li', (l) => l.length), 0, 'the move list after the undo');
     }
+    // A draw offer, refused.
+    await second.page.click('[data-action=draw]');
+    await first.page.waitForSelector(`.request:has-text("${second.user} offers a draw.")`);
+    await first.page.click('.request [data-action=reject]');
+    await first.page.waitForSelector('.request', { state: 'detached' });
+    assertEqual(await first.page.getAttribute('section.table', 'data-status'), 'playing', 'still playing');
     // The game: A by mouse, B by keyboard.
     const inputs = await playToEnd([
       { page: a.page, strategy: strategies.bohnduell(rng(7)) },

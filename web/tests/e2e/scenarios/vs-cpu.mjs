@@ -50,6 +50,7 @@ export async function checkReplay(t, page, game, board, moves, final, name) {
     const m = moves[ply - 1];
     const seat = m.seat || (await page.textContent(`section.replay .move-list li:nth-child(${ply})`)).split(':')[0];
     await checkBoard(page, game, marksOf(game, m.move, seat));
+    if (ply === 1) await checkMotion(page, game);
     assertEqual(await page.$$eval('section.replay .move-list li.current', (l) => l.length), 1, 'one current move');
     const current = await page.$eval('section.replay .move-list li.current', (li) => [...li.parentNode.children].indexOf(li));
     assertEqual(current, ply - 1, 'the current move is marked in the list');
@@ -113,4 +114,20 @@ async function checkClocks(page) {
   assert(after[i].running && after[i].left <= before[i].left - 1000,
     `the running clock ticks (${before[i].left} -> ${after[i].left})`);
   assertEqual(after[1 - i].left, before[1 - i].left, 'the other clock stands still');
+}
+
+// The move just shown is animated: the piece that arrived (or the bowl) has its CSS animation,
+// and the Phutball ball slides (a transition on its transform).
+async function checkMotion(page, game) {
+  const motion = await page.evaluate(() => {
+    const board = document.querySelector('.board');
+    const arrived = board.querySelector('g.last .bowl, .point.last .man, .square.last .pawn');
+    const ball = board.querySelector('.ball');
+    return {
+      animation: arrived ? getComputedStyle(arrived).animationName : 'none',
+      transition: ball ? getComputedStyle(ball).transitionProperty : '',
+    };
+  });
+  assertEqual(motion.animation, game === 'bohnduell' ? 'pulse' : 'arrive', 'the last move is animated');
+  if (game === 'phutball') assertEqual(motion.transition, 'transform', 'the ball slides');
 }
