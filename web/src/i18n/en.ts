@@ -84,4 +84,11 @@ export const en: Dictionary = {
   'replay.previous': 'Previous move',
   'replay.next': 'Next move',
   'replay.last': 'Final position',
+  'status.setup': 'waiting for players',
+  'status.playing': 'playing',
+  'status.over': 'finished',
+  'status.declined': 'declined',
+  'lobby.sitDown': 'Sit down',
+  'lobby.watch': 'Watch',
+  'lobby.computerShort': 'computer {level}',
 };

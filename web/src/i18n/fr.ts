@@ -84,4 +84,11 @@ export const fr: Dictionary = {
   'replay.previous': 'Coup précédent',
   'replay.next': 'Coup suivant',
   'replay.last': 'Position finale',
+  'status.setup': 'en attente de joueurs',
+  'status.playing': 'en cours',
+  'status.over': 'terminée',
+  'status.declined': 'refusée',
+  'lobby.sitDown': 'S’asseoir',
+  'lobby.watch': 'Regarder',
+  'lobby.computerShort': 'ordinateur {level}',
 };

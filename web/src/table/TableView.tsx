@@ -55,9 +55,17 @@ export function TableView({ session, game, board }: Props) {
   const playing = table.status === 'playing';
   const myTurn = playing && table.nextUser === me;
 
+  const seated = useRef(false);
+  seated.current = Boolean(mySeat);
   useEffect(() => {
     conn.send(`/table ${game} ${board}`);
     conn.send('/watch'); // the table just gone to (board numbers repeat across games)
+    // A spectator who goes elsewhere stops watching (a player keeps following their game).
+    return () => {
+      if (seated.current) return;
+      conn.send(`/table ${game} ${board}`);
+      conn.send('/leave');
+    };
   }, [game, board]);
   // At the start the seats may be reordered (who moves first): ask for them again.
   useEffect(() => {

@@ -12,7 +12,10 @@ export async function twoPlayers(t) {
   try {
     const board = await openTable(a.page, { game: 'bohnduell', seats: ['human'] });
     // B finds the table in the lobby's list (refreshed every few seconds) and sits down.
-    await b.page.click(`.lobby .tables a[href="#/table/bohnduell/${board}"]`, { timeout: 15000 });
+    const listed = b.page.locator(`.lobby .tables li[data-table="bohnduell/${board}"]`);
+    await listed.waitFor({ timeout: 15000 });
+    assert((await listed.textContent()).includes(`waiting for players — ${a.user} · free`), 'the table listed');
+    await listed.locator('a.action', { hasText: 'Sit down' }).click();
     await b.page.click('[data-action=join2]');
     await a.page.waitForSelector(`section.table li[data-seat="2"]:has-text("${b.user}")`);
     // C watches: both players see C among the spectators.
@@ -60,6 +63,10 @@ export async function twoPlayers(t) {
     assertEqual(await c.page.$$eval('.move-list li', (l) => l.length), seen[0].moves.length, 'the spectator\'s move list');
     assertEqual(await checkBoard(c.page, 'bohnduell'), seen[0].position, 'the spectator\'s board');
     await t.artifacts.board(c.page, 'two-players-spectator-board');
+    // The spectator goes back to the lobby: no longer listed.
+    await c.page.click('.result-dialog [data-action=lobby]');
+    await c.page.waitForSelector('section.lobby');
+    await a.page.waitForSelector(`.spectators [data-spectator="${c.user}"]`, { state: 'detached' });
     // Each player sees their own row at the bottom.
     const bottom = (p) => p.page.evaluate(() => {
       const ys = Object.fromEntries([...document.querySelectorAll('[data-bowl]')].map((g) => [g.dataset.bowl, Number(g.querySelector('circle').getAttribute('cy'))]));
