@@ -7,7 +7,7 @@ import { useSession } from '../state/session';
 import { Board } from './Board';
 import { Clocks } from './Clocks';
 import { MoveList } from './MoveList';
-import { recordMoves } from './record';
+import { recordMoves, recordTag } from './record';
 import { moveMarks } from '../views/marks';
 import { t } from '../i18n';
 
@@ -72,25 +72,32 @@ export function TableView({ session, game, board }: Props) {
     if (playing) conn.send(`/table ${game} ${board}`);
   }, [playing]);
 
-  // Someone who arrives during a game (or reloads) gets the moves so far from the record.
+  // Someone who arrives during a game (or reloads) gets the moves so far from the record, and
+  // after the end the result (a gameover event is only sent as the game ends).
+  const needMoves = table.ply > 0 && table.moves.length !== table.ply;
+  const needResult = table.status === 'over' && !table.result;
   useEffect(() => {
-    if (table.moves.length === table.ply || table.ply === 0 || fetchingRecord.current) return;
+    if ((!needMoves && !needResult) || fetchingRecord.current) return;
     fetchingRecord.current = true;
     fetch(`/records/${game}/${board}`)
       .then((r) => (r.ok ? r.text() : Promise.reject(new Error(String(r.status)))))
       .then((text) => {
-        const moves = recordMoves(text).filter((m) => m.text.toLowerCase() !== 'pass');
         const current = session.table(game, board);
+        const moves = recordMoves(text).filter((m) => m.text.toLowerCase() !== 'pass');
         if (moves.length === current.ply) {
           current.moves = moves.map((m) => ({ seat: m.seat, user: '', text: m.text }));
-          session.notify();
         }
+        const result = recordTag(text, 'Result');
+        if (current.status === 'over' && !current.result && result && result !== '*') {
+          current.result = { result, reason: recordTag(text, 'Termination') ?? 'rules' };
+        }
+        session.notify();
       })
       .catch(() => undefined)
       .finally(() => {
         fetchingRecord.current = false;
       });
-  }, [table.ply, table.moves.length]);
+  }, [needMoves, needResult, table.ply]);
 
   // Ask for the legal first steps whenever it becomes our turn (or the position changes).
   const turnKey = myTurn ? `${table.ply}` : '';

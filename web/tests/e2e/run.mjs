@@ -68,6 +68,7 @@ try {
     if (args.only && !args.only.split(',').includes(name)) continue;
     const start = Date.now();
     t.errors.length = 0;
+    t.contexts = [];
     try {
       await run(t);
       if (t.errors.length > 0) throw new Error(`the page reported errors:\n  ${t.errors.join('\n  ')}`);
@@ -75,12 +76,12 @@ try {
     } catch (err) {
       failures++;
       console.log(`FAIL ${name} (${((Date.now() - start) / 1000).toFixed(1)} s)\n${err.stack ?? err}`);
-      for (const context of browser.contexts()) {
-        for (const [i, page] of context.pages().entries()) {
-          await page.screenshot({ path: artifacts.path(`FAILED-${name}-${i}.png`), fullPage: true }).catch(() => {});
-        }
+      const pages = t.contexts.flatMap((context) => context.pages());
+      for (const [i, page] of pages.entries()) {
+        await page.screenshot({ path: artifacts.path(`FAILED-${name}-${i}.png`), fullPage: true }).catch(() => {});
       }
     }
+    for (const context of t.contexts) await context.close().catch(() => {});
   }
   await t.probe.close();
   console.log(`screenshots: ${artifacts.dir} (${artifacts.files.length} files)`);

@@ -52,11 +52,15 @@ export class Artifacts {
 }
 
 // A new browser context signed in as a guest on the lobby. Returns { context, page, user }.
-export async function guest(browser, base, errors, options = {}) {
+// The runner closes it after the scenario (t.contexts), once any failure has been pictured.
+export async function guest(t, options = {}) {
+  const { browser, errors } = t;
+  const base = t.server.base;
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1100, height: 1000 },
     reducedMotion: options.reducedMotion ?? 'no-preference',
   });
+  t.contexts.push(context);
   context.setDefaultTimeout(30000);
   const page = await context.newPage();
   page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));

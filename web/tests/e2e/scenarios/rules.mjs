@@ -35,30 +35,26 @@ export async function stepRules(t, page, game, { keyboard = false, lang = 'en', 
 }
 
 export async function rules(t) {
-  const { context, page } = await guest(t.browser, t.server.base, t.errors);
-  try {
-    for (const game of Object.keys(PAGES)) {
-      await page.selectOption('[data-field=game]', game);
-      await page.click(`.lobby a[href="#/rules/${game}"]`);
-      // ← goes back a page.
-      await page.waitForSelector('section.rules[data-rules-page="1"]');
-      await page.keyboard.press('ArrowRight');
-      await page.waitForSelector('section.rules[data-rules-page="2"]');
-      await page.keyboard.press('ArrowLeft');
-      await stepRules(t, page, game);
-      await page.waitForSelector('section.lobby');
-    }
-    // In French: the language menu, then the rules of Biloba.
-    await page.selectOption('header select', 'fr');
-    await page.waitForSelector('text=Nouvelle table');
-    await page.selectOption('[data-field=game]', 'biloba');
-    await page.click('.lobby a[href="#/rules/biloba"]');
+  const { page } = await guest(t);
+  for (const game of Object.keys(PAGES)) {
+    await page.selectOption('[data-field=game]', game);
+    await page.click(`.lobby a[href="#/rules/${game}"]`);
+    // ← goes back a page.
     await page.waitForSelector('section.rules[data-rules-page="1"]');
-    assertEqual(await page.textContent('section.rules h3'), 'Le but', 'the first page in French');
-    await stepRules(t, page, 'biloba', { lang: 'fr' });
-    await page.selectOption('header select', 'en');
-    t.log(`rules: ${Object.values(PAGES).reduce((a, b) => a + b, 0) + PAGES.biloba} pages stepped through`);
-  } finally {
-    await context.close();
+    await page.keyboard.press('ArrowRight');
+    await page.waitForSelector('section.rules[data-rules-page="2"]');
+    await page.keyboard.press('ArrowLeft');
+    await stepRules(t, page, game);
+    await page.waitForSelector('section.lobby');
   }
+  // In French: the language menu, then the rules of Biloba.
+  await page.selectOption('header select', 'fr');
+  await page.waitForSelector('text=Nouvelle table');
+  await page.selectOption('[data-field=game]', 'biloba');
+  await page.click('.lobby a[href="#/rules/biloba"]');
+  await page.waitForSelector('section.rules[data-rules-page="1"]');
+  assertEqual(await page.textContent('section.rules h3'), 'Le but', 'the first page in French');
+  await stepRules(t, page, 'biloba', { lang: 'fr' });
+  await page.selectOption('header select', 'en');
+  t.log(`rules: ${Object.values(PAGES).reduce((a, b) => a + b, 0) + PAGES.biloba} pages stepped through`);
 }

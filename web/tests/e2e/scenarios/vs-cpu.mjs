@@ -76,25 +76,21 @@ const START = {
 // One game against `level`: `strategy(random)` plays the human seat. Options: clock (checks
 // the clocks), rulesFromBoard (opens the rules from the table first).
 export async function vsCpu(t, { game, level, strategy, clock, rulesFromBoard, name = game }) {
-  const { context, page } = await guest(t.browser, t.server.base, t.errors);
-  try {
-    const board = await openTable(page, { game, seats: [`cpu:${level}`], clock });
-    if (rulesFromBoard) {
-      await page.click('section.table [data-action=rules]');
-      await stepRules(t, page, game, { keyboard: true, name: `${name}-from-board` });
-      await page.waitForSelector(`section.table[data-board="${board}"]`);
-    }
-    await page.click('[data-action=start]');
-    await page.waitForSelector('section.table[data-status=playing] .board');
-    if (clock) await checkClocks(page);
-    await t.artifacts.board(page, `${name}-start-board`);
-    const inputs = await playToEnd([{ page, strategy }]);
-    const { moves, result, position } = await checkFinished(t, page, game, board, name);
-    await checkReplay(t, page, game, board, moves, position, name);
-    t.log(`${name}: board ${board}, ${moves.length} plies, ${inputs} inputs, result ${result}`);
-  } finally {
-    await context.close();
+  const { page } = await guest(t);
+  const board = await openTable(page, { game, seats: [`cpu:${level}`], clock });
+  if (rulesFromBoard) {
+    await page.click('section.table [data-action=rules]');
+    await stepRules(t, page, game, { keyboard: true, name: `${name}-from-board` });
+    await page.waitForSelector(`section.table[data-board="${board}"]`);
   }
+  await page.click('[data-action=start]');
+  await page.waitForSelector('section.table[data-status=playing] .board');
+  if (clock) await checkClocks(page);
+  await t.artifacts.board(page, `${name}-start-board`);
+  const inputs = await playToEnd([{ page, strategy }]);
+  const { moves, result, position } = await checkFinished(t, page, game, board, name);
+  await checkReplay(t, page, game, board, moves, position, name);
+  t.log(`${name}: board ${board}, ${moves.length} plies, ${inputs} inputs, result ${result}`);
 }
 
 // Both clocks shown (Fischer 5 min + 5 s); on our turn ours counts down, the other stands.
