@@ -26,7 +26,9 @@ export async function phone(t) {
   for (const game of ['bohnduell', 'phutball', 'biloba']) {
     await page.goto(`${t.server.base}/#/`);
     await page.waitForSelector('[data-action=create]');
-    await openTable(page, { game, seats: ['cpu:1'] });
+    // Biloba with four players here (the four colours at phone width).
+    await openTable(page, game === 'biloba'
+      ? { game, players: 4, seats: ['cpu:1', 'cpu:random', 'cpu:1'] } : { game, seats: ['cpu:1'] });
     await page.click('[data-action=start]');
     await page.waitForSelector('section.table[data-status=playing] .board');
     // Two moves of ours by tapping, then the picture.
@@ -57,5 +59,5 @@ export async function phone(t) {
       await t.artifacts.page(page, 'phone-bohnduell-result');
     }
   }
-  t.log('phone: lobby and three tables fit 390 px');
+  t.log('phone: the lobby, three tables (Biloba with four players) and a result fit 390 px');
 }
