@@ -1,7 +1,8 @@
 # Plateau's entry points (see README.md). Each target installs what is missing first.
 #   make run    install, build (release), start the server (plateau serve; data in ./data)
-#   make test   install, build, run every test with ctest: the release suite, then the same
-#               suite under AddressSanitizer + UBSan (preset asan; slow-labelled tests skipped)
+#   make test   install, build (release) and the browser client, run every test with ctest;
+#               then the same suite under AddressSanitizer + UBSan (preset asan; the tests
+#               labelled slow or web are left out there)
 #   make bench  install, build (release), run the benchmarks
 PRESET ?= release
 JOBS ?= $(shell nproc)
@@ -34,11 +35,14 @@ run: build
 
 test: test-release test-asan
 
+# The browser client is built first (its tests are in the suite; a failed build shows there).
 test-release: build
+	-@$(MAKE) --no-print-directory web
 	ctest --preset $(PRESET) -j $(JOBS)
 
+# The browser tests run against the release build only (web and browser labels left out here).
 test-asan: build-asan
-	ctest --preset asan -j $(JOBS) -LE slow
+	ctest --preset asan -j $(JOBS) -LE 'slow|web'
 
 bench: build
 	./scripts/run-bench.sh build/$(PRESET)

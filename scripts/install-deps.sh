@@ -11,7 +11,12 @@ packages=(
   libsqlite3-dev libsqlitecpp-dev libsodium-dev
   python3 clang
   biloba
+  chromium
 )
+# The browser client is built with Node.js and npm (web/); the machine image usually has a newer
+# Node.js than Debian's (Vite 7 needs 20.19 or later): Debian's packages only when there is none.
+if ! command -v node >/dev/null 2>&1; then packages+=(nodejs); fi
+if ! command -v npm >/dev/null 2>&1; then packages+=(npm); fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -29,6 +29,17 @@ inline std::int64_t turn_allowance_ms(const ClockSettings& clock, std::int64_t b
   return clock.mode == ClockSettings::Mode::kPerMove ? clock.base_ms : bank_ms;
 }
 
+// Time a seat has left at `now_ms`, for a clock display. `running`: the seat is to move, its turn
+// began at `turn_started_ms`, and it has its allowance less the time used so far (never below 0).
+// Otherwise the seat has its whole allowance for its next turn. All in milliseconds.
+inline std::int64_t time_left_ms(const ClockSettings& clock, std::int64_t bank_ms, bool running,
+                                 std::int64_t turn_started_ms, std::int64_t now_ms) {
+  const std::int64_t allowance = turn_allowance_ms(clock, bank_ms);
+  if (!running) return allowance;
+  const std::int64_t left = allowance - (now_ms - turn_started_ms);
+  return left > 0 ? left : 0;
+}
+
 // The bank after a move that took `used_ms` (Fischer: bank - used + increment; per-move: the
 // fixed limit).
 inline std::int64_t bank_after_move(const ClockSettings& clock, std::int64_t bank_ms,

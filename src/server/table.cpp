@@ -315,9 +315,9 @@ void Table::deliver(Tx& tx) {
       if (c && std::find(all.begin(), all.end(), c) == all.end()) all.push_back(c);
     };
     watchers_.erase(std::remove_if(watchers_.begin(), watchers_.end(),
-                                   [](const auto& w) { return w.expired(); }),
+                                   [](const auto& w) { return w.client.expired(); }),
                     watchers_.end());
-    for (const auto& w : watchers_) add(w.lock());
+    for (const auto& w : watchers_) add(w.client.lock());
     for (const auto& s : seats_) {
       if (s.kind == "user") {
         for (const auto& c : lobby_.clients_of(s.name)) add(c);
@@ -383,7 +383,7 @@ void Table::create(Caller caller, Done done) {
         tx.table_changed = true;
         spdlog::info("table {}: created by {} ({}{})", label(), creator_, game_->spec(),
                      board_ ? ", board" : "");
-        if (tx.caller.client) add_watcher(tx.caller.client);
+        if (tx.caller.client) add_watcher(tx.caller.client, tx.caller.user);
         if (board_) {
           Event e{"challenge", table_event("").data, page("New", *state_, 0)};
           e.data["title"] = "New " + title();
@@ -521,22 +521,49 @@ std::vector<std::string> Table::players_by_game_seat() const {
 
 bool Table::is_watching(const std::shared_ptr<Client>& client) const {
   for (const auto& w : watchers_) {
-    if (w.lock() == client) return true;
+    if (w.client.lock() == client) return true;
   }
   return false;
 }
 
-void Table::add_watcher(const std::shared_ptr<Client>& client) {
-  if (client && !is_watching(client)) watchers_.push_back(client);
+bool Table::add_watcher(const std::shared_ptr<Client>& client, const std::string& user) {
+  if (!client || is_watching(client)) return false;
+  watchers_.push_back({client, user});
+  return true;
 }
 
 void Table::remove_watcher(const std::shared_ptr<Client>& client) {
   watchers_.erase(std::remove_if(watchers_.begin(), watchers_.end(),
                                  [&](const auto& w) {
-                                   auto c = w.lock();
+                                   auto c = w.client.lock();
                                    return !c || c == client;
                                  }),
                   watchers_.end());
+}
+
+std::vector<std::string> Table::spectators() const {
+  std::set<std::string> names;
+  for (const auto& w : watchers_) {
+    if (w.user.empty() || w.client.expired() || table_seat_of(w.user) >= 0) continue;
+    names.insert(w.user);
+  }
+  return {names.begin(), names.end()};
+}
+
+json Table::clocks_json() const {
+  if (!clock_.enabled() || bank_ms_.empty() || !state_) return nullptr;
+  const auto players = players_by_game_seat();
+  const int to_move = status_ == TableStatus::kPlaying ? state_->current_seat() : kTerminalSeat;
+  const std::int64_t now = Lobby::now_ms();
+  json out = json::array();
+  for (std::size_t g = 0; g < bank_ms_.size(); ++g) {
+    const bool running = static_cast<int>(g) == to_move;
+    out.push_back({{"label", game_->seat_label(static_cast<int>(g))},
+                   {"user", players[g]},
+                   {"left_ms", time_left_ms(clock_, bank_ms_[g], running, turn_started_ms_, now)},
+                   {"running", running}});
+  }
+  return out;
 }
 
 bool Table::everyone_moved() const {
@@ -649,8 +676,15 @@ Event Table::table_event(const std::string& text) const {
                {"rated", rated_},
                {"ply", moves_.size()},
                {"flags", table_flags_},
+               {"spectators", spectators()},
                {"text", text}};
   return Event{"table", std::move(data), {}};
+}
+
+Event Table::spectators_event(const std::string& text) const {
+  json data = {
+      {"game", game_name_}, {"board", number_}, {"spectators", spectators()}, {"text", text}};
+  return Event{"spectators", std::move(data), {}};
 }
 
 Event Table::move_event(const Played& p, int ply) const {
@@ -670,7 +704,10 @@ Event Table::move_event(const Played& p, int ply) const {
     data["next_seat"] = next;
     data["next_user"] = players[static_cast<std::size_t>(next)];
   }
-  if (!bank_ms_.empty() && clock_.enabled()) data["clock_ms"] = bank_ms_;
+  if (!bank_ms_.empty() && clock_.enabled()) {
+    data["clock_ms"] = bank_ms_;
+    data["clocks"] = clocks_json();
+  }
   data["text"] = label() + ": " + std::to_string(ply) + ". " + game_->seat_label(p.seat) + " " +
                  players[static_cast<std::size_t>(p.seat)] + " " + p.text +
                  (p.automatic ? " (Auto)" : "");
@@ -690,6 +727,8 @@ Event Table::board_event(const std::string& heading) const {
   }
   data["position"] = state_->serialize();
   data["status_line"] = status_line();
+  data["spectators"] = spectators();
+  if (clock_.enabled()) data["clocks"] = clocks_json();
   const int next = seat_to_move();
   if (next >= 0) data["next_user"] = owner_name(next);
   return Event{"board", std::move(data), page(heading, *state_, static_cast<int>(moves_.size()))};
@@ -719,10 +758,12 @@ void Table::require_playing() const {
 
 void Table::on_command(Tx& tx, const Command& c) {
   switch (c.verb) {
-    case Verb::kTable:
-      if (tx.caller.client) add_watcher(tx.caller.client);
+    case Verb::kTable: {
+      const bool added = add_watcher(tx.caller.client, tx.caller.user);
       tx.reply(table_event("You are at " + label() + ". " + status_line()));
+      if (added) announce_spectator(tx);
       return;
+    }
     case Verb::kJoin:
       return cmd_join(tx, c);
     case Verb::kLeave:
@@ -811,7 +852,7 @@ void Table::cmd_join(Tx& tx, const Command& c) {
     if (seat && *seat != mine) {
       throw CommandError("seat " + std::to_string(*seat + 1) + " belongs to " + owner_name(*seat));
     }
-    add_watcher(tx.caller.client);
+    add_watcher(tx.caller.client, tx.caller.user);
     tx.all(table_event(tx.caller.user + " is back at seat " + std::to_string(mine + 1) + "."));
     tx.reply(board_event("Summary"));
     return;
@@ -835,7 +876,7 @@ void Table::cmd_join(Tx& tx, const Command& c) {
     seats_[*seat] = {"cpu", level};
     bots_[*seat].reset();
     tx.table_changed = true;
-    add_watcher(tx.caller.client);
+    add_watcher(tx.caller.client, tx.caller.user);
     tx.all(table_event("cpu:" + level + " takes seat " + std::to_string(*seat + 1) + "."));
     return;
   }
@@ -853,7 +894,7 @@ void Table::cmd_join(Tx& tx, const Command& c) {
   }
   seats_[*seat] = {"user", tx.caller.user};
   tx.table_changed = true;
-  add_watcher(tx.caller.client);
+  add_watcher(tx.caller.client, tx.caller.user);
   spdlog::info("table {}: {} takes seat {}", label(), tx.caller.user, *seat + 1);
   tx.all(table_event(tx.caller.user + " takes seat " + std::to_string(*seat + 1) + "."));
 }
@@ -875,8 +916,12 @@ void Table::cmd_leave(Tx& tx) {
     return;
   }
   if (!is_watching(tx.caller.client)) throw CommandError("you are not at " + label());
+  const bool was_spectator = !tx.caller.user.empty() && mine < 0;
   remove_watcher(tx.caller.client);
   tx.reply(ok_event("You left " + label() + "."));
+  if (was_spectator) {
+    tx.all(spectators_event(tx.caller.user + " stopped watching " + label() + "."));
+  }
 }
 
 void Table::cmd_option(Tx& tx, const Command& c) {
@@ -1021,10 +1066,17 @@ void Table::cmd_start(Tx& tx, bool rated) {
 }
 
 void Table::cmd_watch(Tx& tx) {
-  add_watcher(tx.caller.client);
+  const bool added = add_watcher(tx.caller.client, tx.caller.user);
   Event e = board_event("Summary");
   e.data["text"] = "You are watching " + label() + ".";
   tx.reply(e);
+  if (added) announce_spectator(tx);
+}
+
+void Table::announce_spectator(Tx& tx) {
+  // Players following their own table, and connections not logged in, are not news.
+  if (tx.caller.user.empty() || table_seat_of(tx.caller.user) >= 0) return;
+  tx.all(spectators_event(tx.caller.user + " is watching " + label() + "."));
 }
 
 void Table::cmd_say(Tx& tx, const std::string& text) {

@@ -152,6 +152,8 @@ class Table : public std::enable_shared_from_this<Table> {
   void cmd_option(Tx& tx, const Command& c);
   void cmd_start(Tx& tx, bool rated);
   void cmd_watch(Tx& tx);
+  // Tells everyone at the table that the caller, a logged-in user without a seat, came to watch.
+  void announce_spectator(Tx& tx);
   void cmd_say(Tx& tx, const std::string& text);
   void cmd_reset(Tx& tx);
   void cmd_move(Tx& tx, const Command& c);
@@ -185,8 +187,14 @@ class Table : public std::enable_shared_from_this<Table> {
   std::string owner_name(int table_seat) const;
   std::vector<std::string> players_by_game_seat() const;
   bool is_watching(const std::shared_ptr<Client>& client) const;
-  void add_watcher(const std::shared_ptr<Client>& client);
+  // Adds `client` (logged in as `user`, "" if not) to the watchers; true if it was not one.
+  bool add_watcher(const std::shared_ptr<Client>& client, const std::string& user);
   void remove_watcher(const std::shared_ptr<Client>& client);
+  // Names of the logged-in watchers who have no seat here, sorted, each once.
+  std::vector<std::string> spectators() const;
+  // The clocks by game seat for a display: [{label, user, left_ms, running}]; null without a
+  // clock.
+  nlohmann::json clocks_json() const;
   bool everyone_moved() const;
   std::vector<int> human_seats_except(int table_seat) const;
   std::string label() const;  // "bohnduell 101"
@@ -194,6 +202,7 @@ class Table : public std::enable_shared_from_this<Table> {
   std::string status_line() const;
   std::string page(const std::string& heading, const State& shown, int shown_ply) const;
   Event table_event(const std::string& text) const;
+  Event spectators_event(const std::string& text) const;
   Event move_event(const Played& p, int ply) const;
   Event board_event(const std::string& heading) const;
   void require_user(const Tx& tx) const;
@@ -239,7 +248,11 @@ class Table : public std::enable_shared_from_this<Table> {
   std::vector<store::ChatRow> chat_;  // recent lines
 
   // Runtime only.
-  std::vector<std::weak_ptr<Client>> watchers_;
+  struct Watcher {
+    std::weak_ptr<Client> client;
+    std::string user;  // the name it was logged in with when it came ("" if not)
+  };
+  std::vector<Watcher> watchers_;
   bool busy_ = false;
   std::deque<Job> waiting_;
   bool thinking_ = false;

@@ -258,10 +258,14 @@ void Store::write_group(std::vector<Pending>& group) {
     std::exception_ptr e = commit_error ? commit_error : errors[i];
     if (group[i].done) group[i].done(e);
   }
+  // The callbacks are destroyed here too, with whatever they hold (a table's pending events, a
+  // connection): once flush() has returned, the server may tear down the I/O those need.
+  const std::size_t count = group.size();
+  group.clear();
   {
     // flush() returns only after the callbacks of everything it waited for have run.
     std::lock_guard lock(mutex_);
-    written_ += group.size();
+    written_ += count;
   }
   drained_.notify_all();
 }

@@ -73,7 +73,8 @@ class Store {
   Snapshot load();
   // Queues `batch`; `done` runs on the writer thread after the commit (or failure).
   void submit(Batch batch, Done done);
-  // Blocks until every batch submitted before the call is committed.
+  // Blocks until every batch submitted before the call is committed, and its `done` has run and
+  // been destroyed (with everything it captured).
   void flush();
   StoreStats stats() const;
   // The schema version (number of migrations applied).

@@ -146,4 +146,65 @@ def test_websocket_biloba_four_seats_three_cpu():
             server.kill()
 
 
-run_tests([test_websocket_against_cpu, test_websocket_biloba_four_seats_three_cpu])
+def test_websocket_spectators_and_clocks():
+    """Spectators are listed (table, board, spectators events) and clocked tables report the
+    time each seat has left, the seat to move running."""
+    server = Server(BINARY, extra=["--rate", "1000"]).start()
+    try:
+        alice = server.ws()
+        assert alice.recv()["type"] == "welcome"
+        alice.command("register alice pw-alice")
+        replies, _ = alice.command("/open bohnduell clock=fischer:300+5 start=1")
+        # The creator watches the table she opened until she sits down.
+        assert replies[0]["spectators"] == ["alice"] and replies[0]["clock"] == "fischer:300+5", replies
+        bob = server.ws()
+        assert bob.recv()["type"] == "welcome"
+        bob.command("register bob pw-bob")
+        replies, _ = alice.command("/join 1")
+        assert replies[0]["spectators"] == [], replies
+        replies, _ = bob.command("/table bohnduell 101")
+        assert replies[0]["spectators"] == ["bob"], replies
+        replies, _ = bob.command("/join 2")
+        assert replies[0]["spectators"] == [], replies  # seated, no longer a spectator
+        replies, _ = alice.command("/start")
+        start = replies[0]
+        assert start["type"] == "start" and start["spectators"] == [], start
+        clocks = start["clocks"]
+        assert [(c["label"], c["user"], c["running"]) for c in clocks] == \
+            [("A", "alice", True), ("B", "bob", False)], clocks
+        assert 295000 <= clocks[0]["left_ms"] <= 300000 and clocks[1]["left_ms"] == 300000, clocks
+        # A spectator comes: everyone at the table hears of it; the players are never listed.
+        carol = server.ws()
+        assert carol.recv()["type"] == "welcome"
+        carol.command("register carol pw-carol")
+        replies, _ = carol.command("/watch 101")
+        board = replies[0]
+        assert board["type"] == "board" and board["spectators"] == ["carol"], board
+        assert board["clocks"][0]["running"] and not board["clocks"][1]["running"], board
+        e = alice.recv()
+        assert e == {"type": "spectators", "game": "bohnduell", "board": 101,
+                     "spectators": ["carol"], "text": "carol is watching bohnduell 101."}, e
+        replies, _ = carol.command("/watch 101")  # again: no news
+        replies, _ = alice.command("move S4#1")
+        move = replies[0]
+        assert move["type"] == "move", move
+        assert [(c["user"], c["running"]) for c in move["clocks"]] == \
+            [("alice", False), ("bob", True)], move
+        assert move["clocks"][0]["left_ms"] == move["clock_ms"][0] > 300000 - 5000, move
+        assert 295000 <= move["clocks"][1]["left_ms"] <= 300000, move
+        replies, _ = carol.command("/leave")
+        assert replies[0]["type"] == "ok", replies
+        e = alice.recv()
+        while e["type"] != "spectators":  # the text of the move reached alice first
+            e = alice.recv()
+        assert e["spectators"] == [] and e["text"] == "carol stopped watching bohnduell 101.", e
+        replies, _ = alice.command("show")
+        assert replies[0]["spectators"] == [], replies
+        assert server.stop() == 0
+    finally:
+        if server.alive():
+            server.kill()
+
+
+run_tests([test_websocket_against_cpu, test_websocket_biloba_four_seats_three_cpu,
+           test_websocket_spectators_and_clocks])

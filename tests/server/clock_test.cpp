@@ -35,5 +35,16 @@ TEST(GameClock, BanksAfterMoves) {
   EXPECT_EQ(turn_allowance_ms(m, 12), 60000);
 }
 
+TEST(GameClock, TimeLeftForTheDisplay) {
+  ClockSettings f = parse_clock("fischer:300+5");
+  // The seat to move has used 12.5 s of its 293 s bank; the other seat shows its whole bank.
+  EXPECT_EQ(time_left_ms(f, 293000, true, 1000, 13500), 280500);
+  EXPECT_EQ(time_left_ms(f, 293000, false, 1000, 13500), 293000);
+  EXPECT_EQ(time_left_ms(f, 5000, true, 0, 9000), 0);  // past the deadline: 0, never negative
+  ClockSettings m = parse_clock("move:60");
+  EXPECT_EQ(time_left_ms(m, 60000, true, 0, 45000), 15000);
+  EXPECT_EQ(time_left_ms(m, 60000, false, 0, 45000), 60000);
+}
+
 }  // namespace
 }  // namespace plateau::server

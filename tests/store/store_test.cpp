@@ -3,8 +3,11 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <filesystem>
 #include <future>
+#include <thread>
 
 namespace plateau::store {
 namespace {
@@ -149,6 +152,31 @@ TEST_F(StoreTest, ConcurrentBatchesShareCommits) {
   // At most one commit for the first batch and one for the 199 that waited behind it.
   EXPECT_LE(after.commits - before.commits, 2u);
   EXPECT_EQ(store.load().moves[1].size(), static_cast<std::size_t>(kMoves));
+}
+
+// A server stops by flushing the store and then destroying its I/O: whatever a callback holds
+// (a connection) must be released before flush() returns, not later on the writer thread.
+TEST_F(StoreTest, FlushReturnsAfterTheCallbacksAreDestroyed) {
+  Store store(path_);
+  store.load();
+  std::atomic<bool> destroyed{false};
+  // Its destructor takes a while, so a writer that drops the callback after flush() returned
+  // would be caught in the act.
+  struct SlowToDestroy {
+    explicit SlowToDestroy(std::atomic<bool>* f) : flag(f) {}
+    std::atomic<bool>* flag;
+    ~SlowToDestroy() {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      flag->store(true);
+    }
+  };
+  auto held = std::make_shared<SlowToDestroy>(&destroyed);
+  Batch b;
+  b.put_table({1, "bohnduell", 101, "{}", 1});
+  store.submit(std::move(b), [held](std::exception_ptr) {});
+  held.reset();
+  store.flush();
+  EXPECT_TRUE(destroyed.load());
 }
 
 TEST_F(StoreTest, RefusesADatabaseFromTheFuture) {

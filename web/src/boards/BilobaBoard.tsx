@@ -3,6 +3,7 @@
 import type { BilobaView } from '../views/biloba';
 import { squareName } from '../views/biloba';
 import type { BoardInput } from './types';
+import { useCursor } from './cursor';
 import { t } from '../i18n';
 
 interface Props extends BoardInput {
@@ -12,11 +13,21 @@ interface Props extends BoardInput {
 const SQ = 50;
 const COLOURS: Record<string, string> = { O: '#f39c12', B: '#2471a3', R: '#c0392b', G: '#229954' };
 
+const centre = (name: string) => ({
+  x: ('abcdefghi'.indexOf(name[0]) + 0.5) * SQ,
+  y: (9 - Number(name.slice(1)) + 0.5) * SQ,
+});
+
 export function BilobaBoard(props: Props) {
   const { view, steps, prefix, lastMove, onStep } = props;
   const legal = new Set(steps);
   const selected = new Set(prefix);
   const last = new Set(lastMove ?? []);
+  // A player's board stays focusable between turns, so keyboard play goes on after each move.
+  const interactive = Boolean(onStep);
+  const anchor = prefix.length > 0 ? centre(prefix[prefix.length - 1]) : centre('e5');
+  const { cursor, onKeyDown } = useCursor(
+    steps.map((name) => ({ name, ...centre(name) })), onStep, anchor);
   const cells = [];
   for (let y = 0; y < 9; y++) {
     for (let x = 0; x < 9; x++) {
@@ -26,7 +37,7 @@ export function BilobaBoard(props: Props) {
       const clickable = legal.has(name) && onStep;
       const classes = ['square', cell === '*' || (x === 4 && y === 4) ? 'centre' : '',
         selected.has(name) ? 'selected' : '', last.has(name) ? 'last' : '',
-        clickable ? 'clickable' : ''].filter(Boolean).join(' ');
+        clickable ? 'clickable' : '', cursor === name ? 'cursor' : ''].filter(Boolean).join(' ');
       cells.push(
         <g data-square={name} class={classes} onClick={clickable ? () => onStep!(name) : undefined}>
           <rect x={x * SQ} y={y * SQ} width={SQ} height={SQ} />
@@ -38,13 +49,17 @@ export function BilobaBoard(props: Props) {
               class="pawn" data-pawn={cell} />
           )}
           {clickable && <circle cx={x * SQ + SQ / 2} cy={y * SQ + SQ / 2} r={6} class="target" />}
+          {cursor === name && (
+            <rect class="cursor-ring" x={x * SQ + 3} y={y * SQ + 3} width={SQ - 6} height={SQ - 6} />
+          )}
         </g>,
       );
     }
   }
   return (
     <svg class="biloba-board" viewBox={`-10 -10 ${9 * SQ + 20} ${9 * SQ + 20}`} role="img"
-      aria-label={t('board.biloba')}>
+      aria-label={t('board.biloba')} tabindex={interactive ? 0 : undefined}
+      data-cursor={cursor} onKeyDown={interactive ? onKeyDown : undefined}>
       <polygon class="frame" points={octagon()} />
       {cells}
     </svg>

@@ -1,5 +1,6 @@
 // BohnDuell: two rows of four bowls, the stores and both supplies (specs/bohnduell.md §1, §8).
-// The viewer's row is at the bottom, sowing left to right towards the store at the right.
+// The viewer's row is at the bottom, sowing left to right towards the store at the right. The
+// bowl of the last move is marked; the moves are buttons (arrow keys move between them).
 import type { BohnDuellView } from '../views/bohnduell';
 import type { BoardInput } from './types';
 import { t } from '../i18n';
@@ -26,7 +27,8 @@ function balls(count: number, cx: number, cy: number, colour: string) {
 }
 
 export function BohnDuellBoard(props: Props) {
-  const { view, steps, onStep } = props;
+  const { view, steps, lastMove, onStep } = props;
+  const last = new Set(lastMove ?? []);
   const viewer = props.viewer ?? 0;
   const top = 1 - viewer;
   const colours = ['#c0392b', '#2e7d32'];
@@ -37,8 +39,9 @@ export function BohnDuellBoard(props: Props) {
   const bowl = (seat: number, d: number, cx: number, cy: number) => {
     const count = view.sides[seat].bowls[d - 1];
     const ripe = count === d;
+    const name = `${seat === 0 ? 'A' : 'B'}${d}`;
     return (
-      <g data-bowl={`${seat === 0 ? 'A' : 'B'}${d}`}>
+      <g data-bowl={name} class={last.has(name) ? 'last' : undefined}>
         <circle cx={cx} cy={cy} r={BOWL / 2 + 8} class={ripe ? 'bowl ripe' : 'bowl'} />
         {balls(count, cx, cy, colours[seat])}
         <text x={cx} y={cy + 5} class="count">{count}</text>
@@ -71,7 +74,7 @@ export function BohnDuellBoard(props: Props) {
         </text>
       </svg>
       {mover !== null && onStep && (
-        <div class="actions" role="group" aria-label={t('board.moves')}>
+        <div class="actions" role="group" aria-label={t('board.moves')} onKeyDown={moveFocus}>
           {[4, 3, 2, 1].map((d) => (
             <div class="action-column">
               {legal.has(`S${d}`) && (
@@ -92,4 +95,16 @@ export function BohnDuellBoard(props: Props) {
       )}
     </div>
   );
+}
+
+// Arrow keys move the focus between the move buttons (Enter or Space presses one).
+function moveFocus(e: KeyboardEvent) {
+  const step = { ArrowLeft: -1, ArrowUp: -1, ArrowRight: 1, ArrowDown: 1 }[e.key];
+  if (!step) return;
+  const group = e.currentTarget as HTMLElement;
+  const buttons = [...group.querySelectorAll('button')];
+  if (buttons.length === 0) return;
+  e.preventDefault();
+  const at = buttons.indexOf(document.activeElement as HTMLButtonElement);
+  buttons[at < 0 ? 0 : (at + step + buttons.length) % buttons.length].focus();
 }

@@ -7,6 +7,8 @@ import { t } from '../i18n';
 
 const GAMES = ['bohnduell', 'phutball', 'biloba'];
 const LEVELS = ['random', '1', '2', '3', '4', '5'];
+const CLOCKS = ['none', 'move:30', 'fischer:300+5', 'fischer:900+10'];
+const ORDER = ['setup', 'playing', 'over', 'declined']; // open tables first
 
 interface TableListing {
   game: string;
@@ -31,6 +33,7 @@ export function Lobby({ session }: { session: Session }) {
   const [game, setGame] = useState('bohnduell');
   const [players, setPlayers] = useState(2);
   const [seatKinds, setSeatKinds] = useState<string[]>(['human', 'cpu:3', 'cpu:3', 'cpu:3']);
+  const [clock, setClock] = useState('none');
 
   const refresh = () => {
     fetch('/api/tables')
@@ -71,8 +74,9 @@ export function Lobby({ session }: { session: Session }) {
     );
   }
 
-  const options = game === 'biloba' ? `players=${players}` : '';
-  const seats = seatCount(game, options);
+  const gameOptions = game === 'biloba' ? `players=${players}` : '';
+  const seats = seatCount(game, gameOptions);
+  const options = [gameOptions, clock === 'none' ? '' : `clock=${clock}`].filter(Boolean).join(' ');
   const create = async () => {
     try {
       const opened = await session.connection.request(`/open ${game} ${options}`.trim(), 'table');
@@ -85,6 +89,7 @@ export function Lobby({ session }: { session: Session }) {
       location.hash = `#/table/${game}/${board}`;
     } catch (err) {
       session.state.lastError = (err as Error).message;
+      session.notify();
     }
   };
 
@@ -107,6 +112,12 @@ export function Lobby({ session }: { session: Session }) {
             </select>
           </label>
         )}
+        <label>{t('lobby.clock')}{' '}
+          <select value={clock} data-field="clock"
+            onChange={(e) => setClock((e.target as HTMLSelectElement).value)}>
+            {CLOCKS.map((c) => <option value={c}>{t(`lobby.clock.${c}`)}</option>)}
+          </select>
+        </label>
         <ol class="seats">
           {Array.from({ length: seats }, (_, s) => (
             <li>
@@ -123,25 +134,32 @@ export function Lobby({ session }: { session: Session }) {
             </li>
           ))}
         </ol>
-        <button class="primary" data-action="create" onClick={create}>{t('lobby.create')}</button>
-        <a href={`#/rules/${game}`}>{t('nav.rules')}</a>
+        <button class="primary" data-action="create" onClick={create}>{t('lobby.create')}</button>{' '}
+        <a class="rules-link" href={`#/rules/${game}`}>{t('nav.rulesOf', { game: t(`game.${game}`) })}</a>
       </div>
       <div class="tables">
         <h2>{t('lobby.tables')}</h2>
         {tables.length === 0 && <p>{t('lobby.noTables')}</p>}
         <ul>
-          {tables.map((tb) => (
-            <li>
-              <a href={`#/table/${tb.game}/${tb.board}`}>
-                {`${t(`game.${tb.game}`)} ${tb.board}`}
-              </a>{' '}
-              <span class="status">{tb.status}</span>{' '}
-              {(tb.seats ?? []).map((s) => s.name || '—').join(' · ')}
-              {tb.status === 'over' && (
-                <a class="replay" href={`#/replay/${tb.game}/${tb.board}`}>{t('table.replay')}</a>
-              )}
-            </li>
-          ))}
+          {[...tables].sort((x, y) => ORDER.indexOf(x.status) - ORDER.indexOf(y.status)).map((tb) => {
+            const free = (tb.seats ?? []).some((s) => s.kind === '' || s.kind === 'free');
+            const action = tb.status === 'setup' && free ? 'lobby.sitDown'
+              : tb.status === 'over' || tb.status === 'declined' ? '' : 'lobby.watch';
+            return (
+              <li data-table={`${tb.game}/${tb.board}`}>
+                <a href={`#/table/${tb.game}/${tb.board}`}>
+                  {`${t(`game.${tb.game}`)} ${tb.board}`}
+                </a>{' '}
+                <span class="status">{t(`status.${tb.status}`)}</span>{' — '}
+                <span class="players">{(tb.seats ?? []).map((s) => (s.kind === 'cpu'
+                  ? t('lobby.computerShort', { level: s.name }) : s.name || t('table.freeSeat'))).join(' · ')}</span>
+                {action && <>{' '}<a class="action" href={`#/table/${tb.game}/${tb.board}`}>{t(action)}</a></>}
+                {tb.status === 'over' && (
+                  <>{' '}<a class="replay" href={`#/replay/${tb.game}/${tb.board}`}>{t('table.replay')}</a></>
+                )}
+              </li>
+            );
+          })}
         </ul>
       </div>
       {state.lastError && <p class="error" role="alert">{state.lastError}</p>}

@@ -1,6 +1,6 @@
 // The illustrated rules of one game, page by page: a click anywhere (or →, Enter, Space)
 // advances, ← goes back; after the last page it returns to where the player came from.
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import { RULES } from './pages';
 import { language, t } from '../i18n';
 
@@ -15,7 +15,8 @@ export function RulesView({ game, onClose }: Props) {
   const lang = language();
   const next = () => (page + 1 < pages.length ? setPage(page + 1) : onClose());
   const previous = () => setPage(Math.max(0, page - 1));
-  useEffect(() => {
+  // A layout effect: the keys work as soon as the page is on screen.
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'ArrowRight' || e.key === 'Enter' || e.key === ' ') next();
       else if (e.key === 'ArrowLeft') previous();

@@ -11,6 +11,16 @@ export interface Seat {
   name: string;
 }
 
+// A game clock as the server last reported it (docs/PROTOCOL.md, `clocks`): the time left when
+// the event arrived; the running one keeps counting down from `receivedAt` (performance.now()).
+export interface ClockModel {
+  label: string;
+  user: string;
+  leftMs: number;
+  running: boolean;
+  receivedAt: number;
+}
+
 export interface TableModel {
   game: string;
   board: number;
@@ -25,6 +35,9 @@ export interface TableModel {
   result?: { result: string; reason: string };
   request?: { kind: string; by: string };
   statusLine?: string;
+  clock?: string; // table option: none, move:SECONDS, fischer:SECONDS+INCREMENT
+  clocks?: ClockModel[];
+  spectators: string[];
 }
 
 export interface SessionState {
@@ -55,10 +68,16 @@ export class Session {
     const key = tableKey(game, board);
     let t = this.state.tables.get(key);
     if (!t) {
-      t = { game, board, status: 'setup', seats: [], options: '', ply: 0, moves: [], chat: [] };
+      t = { game, board, status: 'setup', seats: [], options: '', ply: 0, moves: [], chat: [],
+        spectators: [] };
       this.state.tables.set(key, t);
     }
     return t;
+  }
+
+  // Tells the subscribers that the model changed outside an event (e.g. moves from a record).
+  notify(): void {
+    for (const fn of [...this.subscribers]) fn();
   }
 
   private apply(e: ServerEvent): void {
@@ -98,12 +117,25 @@ export class Session {
   }
 
   private applyTableEvent(t: TableModel, e: ServerEvent): void {
+    // `show BOARD#n` (a replay step) answers with a past position: not the table's state.
+    if (e.type === 'board' && typeof e.status !== 'string') return;
     if (Array.isArray(e.seats)) t.seats = e.seats as Seat[];
     if (typeof e.status === 'string') t.status = e.status;
     if (typeof e.options === 'string') t.options = e.options;
     if (typeof e.position === 'string') t.position = e.position;
+    // A move, board or start event without next_user means nobody is to move (the game ended).
     if (typeof e.next_user === 'string') t.nextUser = e.next_user;
+    else if (['move', 'board', 'start', 'gameover'].includes(e.type)) t.nextUser = undefined;
     if (typeof e.status_line === 'string') t.statusLine = e.status_line;
+    if (typeof e.clock === 'string') t.clock = e.clock;
+    if (Array.isArray(e.spectators)) t.spectators = e.spectators as string[];
+    // Only events about the current position carry `clocks` (not `show BOARD#n`).
+    if (Array.isArray(e.clocks)) {
+      const now = performance.now();
+      t.clocks = (e.clocks as { label: string; user: string; left_ms: number; running: boolean }[])
+        .map((c) => ({ label: c.label, user: c.user, leftMs: c.left_ms, running: c.running,
+          receivedAt: now }));
+    }
     switch (e.type) {
       case 'start':
         t.status = 'playing';
@@ -123,10 +155,15 @@ export class Session {
             seat: m.label, user: m.user, text: m.move,
           }));
         }
-        if (typeof e.ply === 'number') t.ply = e.ply;
+        if (typeof e.ply === 'number') {
+          t.ply = e.ply;
+          // After an undo the board comes back shorter than the moves we heard of.
+          if (t.moves.length > t.ply) t.moves = t.moves.slice(0, t.ply);
+        }
         break;
       case 'gameover':
         t.status = 'over';
+        t.clocks = t.clocks?.map((c) => ({ ...c, running: false }));
         t.result = { result: String(e.result), reason: String(e.reason) };
         break;
       case 'chat':

@@ -1,4 +1,5 @@
-// Picks the board component of a game and feeds it the position string's view.
+// Picks the board component of a game and feeds it the position string's view. The wrapper
+// carries the position and the marked last move as data attributes (for tests and tools).
 import type { BoardInput } from '../boards/types';
 import { BohnDuellBoard } from '../boards/BohnDuellBoard';
 import { PhutballBoard } from '../boards/PhutballBoard';
@@ -15,14 +16,24 @@ interface Props extends BoardInput {
 }
 
 export function Board(props: Props) {
+  let board;
   switch (props.game) {
     case 'bohnduell':
-      return <BohnDuellBoard {...props} view={parseBohnDuell(props.position)} />;
+      board = <BohnDuellBoard {...props} view={parseBohnDuell(props.position)} />;
+      break;
     case 'phutball':
-      return <PhutballBoard {...props} view={parsePhutball(props.position, props.rows ?? 19)} />;
+      board = <PhutballBoard {...props} view={parsePhutball(props.position, props.rows ?? 19)} />;
+      break;
     case 'biloba':
-      return <BilobaBoard {...props} view={parseBiloba(props.position)} />;
+      board = <BilobaBoard {...props} view={parseBiloba(props.position)} />;
+      break;
     default:
       return <p>Unknown game {props.game}</p>;
   }
+  return (
+    <div class="board" data-game={props.game} data-position={props.position}
+      data-last={(props.lastMove ?? []).join(' ')} data-prefix={props.prefix.join(' ')}>
+      {board}
+    </div>
+  );
 }

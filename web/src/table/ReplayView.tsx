@@ -1,11 +1,13 @@
 // Replay of a game step by step: the record gives the moves, the server the position after
-// each ply (`show BOARD#n`), so the browser never re-plays rules itself.
-import { useEffect, useState } from 'preact/hooks';
+// each ply (`show BOARD#n`), so the browser never re-plays rules itself. Buttons, a click on a
+// move, or the keys ← → Home End move through the game; the move just made is marked.
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Session } from '../state/session';
 import { Board } from './Board';
 import { MoveList } from './MoveList';
 import { recordMoves, recordTag } from './record';
 import type { RecordMove } from './record';
+import { moveMarks } from '../views/marks';
 import { t } from '../i18n';
 
 interface Props {
@@ -17,8 +19,10 @@ interface Props {
 export function ReplayView({ session, game, board }: Props) {
   const [moves, setMoves] = useState<RecordMove[]>([]);
   const [result, setResult] = useState('');
+  const [options, setOptions] = useState('');
   const [ply, setPly] = useState(0);
-  const [position, setPosition] = useState<string | undefined>();
+  const [shown, setShown] = useState<{ ply: number; position: string } | undefined>();
+  const wanted = useRef(0);
   const conn = session.connection;
 
   useEffect(() => {
@@ -27,42 +31,55 @@ export function ReplayView({ session, game, board }: Props) {
       .then((text) => {
         setMoves(recordMoves(text).filter((m) => m.text.toLowerCase() !== 'pass' || m.seat === ''));
         setResult(recordTag(text, 'Result') ?? '');
+        setOptions(recordTag(text, 'Options') ?? '');
       });
-    conn.send(`/table ${game} ${board}`);
   }, [game, board]);
 
   useEffect(() => {
-    conn.request(`show ${board}#${ply}`, 'board')
-      .then((e) => setPosition(String(e.position)))
+    wanted.current = ply;
+    conn.request(`${game} show ${board}#${ply}`, 'board')
+      .then((e) => {
+        // Answers to earlier steps that arrive late are dropped.
+        if (wanted.current === ply) setShown({ ply, position: String(e.position) });
+      })
       .catch(() => undefined);
-  }, [ply, board]);
+  }, [ply, game, board]);
 
   const go = (n: number) => setPly(Math.max(0, Math.min(moves.length, n)));
-  useEffect(() => {
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'ArrowRight') go(ply + 1);
       else if (e.key === 'ArrowLeft') go(ply - 1);
       else if (e.key === 'Home') go(0);
       else if (e.key === 'End') go(moves.length);
+      else return;
+      e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   });
 
+  const played = shown && shown.ply > 0 ? moves[shown.ply - 1] : undefined;
   return (
-    <section class="replay" data-ply={ply}>
+    <section class="replay" data-ply={ply} data-shown-ply={shown?.ply ?? -1}
+      data-total={moves.length}>
       <h2>{t('replay.title', { game: t(`game.${game}`), board })}</h2>
-      {position && <Board game={game} position={position} steps={[]} prefix={[]} />}
+      {shown && (
+        <Board game={game} position={shown.position} steps={[]} prefix={[]}
+          rows={/handicap=-?\d*\.5/.test(options) ? 20 : 19}
+          lastMove={played ? moveMarks(game, played.text, played.seat) : []} />
+      )}
       <div class="replay-controls">
-        <button data-action="first" onClick={() => go(0)}>⏮</button>
-        <button data-action="previous" onClick={() => go(ply - 1)}>◀</button>
-        <span>{t('replay.ply', { ply, total: moves.length })}</span>
-        <button data-action="next" onClick={() => go(ply + 1)}>▶</button>
-        <button data-action="last" onClick={() => go(moves.length)}>⏭</button>
+        <button data-action="first" onClick={() => go(0)} aria-label={t('replay.first')}>⏮</button>
+        <button data-action="previous" onClick={() => go(ply - 1)} aria-label={t('replay.previous')}>◀</button>
+        <span class="replay-ply">{t('replay.ply', { ply, total: moves.length })}</span>
+        <button data-action="next" onClick={() => go(ply + 1)} aria-label={t('replay.next')}>▶</button>
+        <button data-action="last" onClick={() => go(moves.length)} aria-label={t('replay.last')}>⏭</button>
       </div>
       <MoveList moves={moves} current={ply} onSelect={go} />
-      <p>{t('replay.result', { result })}</p>
+      <p class="replay-result">{t('replay.result', { result })}</p>
       <a href={`/records/${game}/${board}`} download>{t('table.download')}</a>
+      {' · '}<a href={`#/rules/${game}`}>{t('nav.rules')}</a>
     </section>
   );
 }

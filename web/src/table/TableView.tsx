@@ -1,11 +1,14 @@
-// One table: the board with click-by-click move input (legal next steps come from the server's
-// `steps` command, so an illegal click is impossible), the move list, seats, chat, resign /
-// draw / undo, and the result dialog.
-import { useEffect, useState } from 'preact/hooks';
-import type { Session } from '../state/session';
+// One table: the board with click-by-click (or keyboard) move input — the legal next steps come
+// from the server's `steps` command, so an illegal click is impossible — the last move marked,
+// clocks, the move list, seats and spectators, chat, resign / draw / undo, and the result dialog.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Seat, Session } from '../state/session';
 import { useSession } from '../state/session';
 import { Board } from './Board';
+import { Clocks } from './Clocks';
 import { MoveList } from './MoveList';
+import { recordMoves, recordTag } from './record';
+import { moveMarks } from '../views/marks';
 import { t } from '../i18n';
 
 interface Props {
@@ -15,95 +18,183 @@ interface Props {
 }
 
 interface StepState {
+  ply: number; // the position (ply count) these steps belong to
   prefix: string[];
   next: string[];
   complete: boolean;
   move?: string;
 }
 
-const EMPTY_STEPS: StepState = { prefix: [], next: [], complete: false };
+const NO_STEPS: StepState = { ply: -1, prefix: [], next: [], complete: false };
+
+// Seat labels in game-seat order: once a game runs, the server labels each table seat with its
+// game seat (who moves first may have been drawn), and boards want names by game seat.
+const LABELS: Record<string, string[]> = {
+  bohnduell: ['A', 'B'], phutball: ['O', 'X'], biloba: ['O', 'B', 'R', 'G'],
+};
+
+function namesByGameSeat(game: string, seats: Seat[]): string[] {
+  return (LABELS[game] ?? []).map((label) => {
+    const seat = seats.find((s) => s.label === label);
+    return !seat ? label : seat.kind === 'cpu' ? `cpu:${seat.name}` : seat.name || label;
+  });
+}
 
 export function TableView({ session, game, board }: Props) {
   const state = useSession(session);
   const table = session.table(game, board);
-  const [steps, setSteps] = useState<StepState>(EMPTY_STEPS);
+  const [steps, setSteps] = useState<StepState>(NO_STEPS);
+  const [querying, setQuerying] = useState(false);
+  const [sending, setSending] = useState(false);
   const [chatLine, setChatLine] = useState('');
   const [dialogClosed, setDialogClosed] = useState(false);
+  const fetchingRecord = useRef(false);
   const conn = session.connection;
   const me = state.user;
   const mySeat = table.seats.find((s) => s.kind === 'user' && s.name === me);
-  const myTurn = table.status === 'playing' && table.nextUser === me;
+  const playing = table.status === 'playing';
+  const myTurn = playing && table.nextUser === me;
 
+  const seated = useRef(false);
+  seated.current = Boolean(mySeat);
   useEffect(() => {
     conn.send(`/table ${game} ${board}`);
-    conn.send(`/watch ${board}`);
-    conn.send(`show ${board}`);
+    conn.send('/watch'); // the table just gone to (board numbers repeat across games)
+    // A spectator who goes elsewhere stops watching (a player keeps following their game).
+    return () => {
+      if (seated.current) return;
+      conn.send(`/table ${game} ${board}`);
+      conn.send('/leave');
+    };
   }, [game, board]);
+  // At the start the seats may be reordered (who moves first): ask for them again.
+  useEffect(() => {
+    if (playing) conn.send(`/table ${game} ${board}`);
+  }, [playing]);
+
+  // Someone who arrives during a game (or reloads) gets the moves so far from the record, and
+  // after the end the result (a gameover event is only sent as the game ends).
+  const needMoves = table.ply > 0 && table.moves.length !== table.ply;
+  const needResult = table.status === 'over' && !table.result;
+  useEffect(() => {
+    if ((!needMoves && !needResult) || fetchingRecord.current) return;
+    fetchingRecord.current = true;
+    fetch(`/records/${game}/${board}`)
+      .then((r) => (r.ok ? r.text() : Promise.reject(new Error(String(r.status)))))
+      .then((text) => {
+        const current = session.table(game, board);
+        const moves = recordMoves(text).filter((m) => m.text.toLowerCase() !== 'pass');
+        if (moves.length === current.ply) {
+          current.moves = moves.map((m) => ({ seat: m.seat, user: '', text: m.text }));
+        }
+        const result = recordTag(text, 'Result');
+        if (current.status === 'over' && !current.result && result && result !== '*') {
+          current.result = { result, reason: recordTag(text, 'Termination') ?? 'rules' };
+        }
+        session.notify();
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        fetchingRecord.current = false;
+      });
+  }, [needMoves, needResult, table.ply]);
 
   // Ask for the legal first steps whenever it becomes our turn (or the position changes).
   const turnKey = myTurn ? `${table.ply}` : '';
   useEffect(() => {
-    setSteps(EMPTY_STEPS);
+    setSteps(NO_STEPS);
     if (turnKey) query([]);
   }, [turnKey]);
 
   const query = async (prefix: string[]) => {
+    const ply = table.ply;
+    setQuerying(true);
     try {
-      const reply = await conn.request(`steps ${board} ${prefix.join(' ')}`.trim(), 'steps');
+      const reply = await conn.request(`${game} steps ${board} ${prefix.join(' ')}`.trim(), 'steps');
+      if (session.table(game, board).ply !== ply) return; // the position moved on meanwhile
       const next = (reply.next as string[]) ?? [];
-      const result: StepState = { prefix, next, complete: Boolean(reply.complete),
+      const result: StepState = { ply, prefix, next, complete: Boolean(reply.complete),
         move: reply.move as string | undefined };
       if (result.complete && next.length === 0 && result.move) {
+        setSteps(NO_STEPS);
         play(result.move);
-        setSteps(EMPTY_STEPS);
       } else {
         setSteps(result);
       }
     } catch (err) {
       session.state.lastError = (err as Error).message;
-      setSteps(EMPTY_STEPS);
-      if (myTurn) query([]);
+      setSteps(NO_STEPS);
+    } finally {
+      setQuerying(false);
     }
   };
 
-  const play = (move: string) => conn.send(`move ${board} ${move}#${table.ply + 1}`);
-  const onStep = (step: string) => query([...steps.prefix, step]);
-  const startLabel = t(`game.${game}`);
+  const play = async (move: string) => {
+    setSending(true);
+    try {
+      await conn.request(`${game} move ${board} ${move}#${table.ply + 1}`, 'move');
+    } catch (err) {
+      session.state.lastError = (err as Error).message;
+      if (session.table(game, board).nextUser === me) query([]);
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const busy = querying || sending;
+  const onStep = (step: string) => {
+    if (!busy && myTurn && steps.ply === table.ply) query([...steps.prefix, step]);
+  };
+  const liveSteps = myTurn && steps.ply === table.ply && !sending ? steps : NO_STEPS;
+  const lastPlayed = table.moves.length === table.ply ? table.moves[table.moves.length - 1] : undefined;
+  const lastMove = lastPlayed ? moveMarks(game, lastPlayed.text, lastPlayed.seat) : [];
+  const rulesLink = `#/rules/${game}`;
 
   return (
-    <section class="table" data-game={game} data-board={board} data-status={table.status}>
-      <h2>{`${startLabel} ${board}`}</h2>
+    <section class="table" data-game={game} data-board={board} data-status={table.status}
+      data-ply={table.ply} data-turn={myTurn ? 'mine' : playing ? 'theirs' : 'none'}
+      data-busy={String(busy)}>
+      <div class="table-title">
+        <h2>{`${t(`game.${game}`)} ${board}`}</h2>
+        <a class="rules-link" data-action="rules" href={rulesLink} title={t('nav.rulesOf', {
+          game: t(`game.${game}`) })}>{t('nav.rules')}</a>
+      </div>
       <div class="table-layout">
         <div class="board-area">
+          {table.clocks && table.clocks.length > 0 && <Clocks clocks={table.clocks} />}
           {table.position ? (
-            <Board game={game} position={table.position} steps={myTurn ? steps.next : []}
-              prefix={steps.prefix} viewer={mySeat ? mySeat.seat - 1 : 0}
-              names={table.seats.map((s) => s.name)}
+            <Board game={game} position={table.position} steps={liveSteps.next}
+              prefix={liveSteps.prefix} viewer={mySeat?.label === 'B' ? 1 : 0}
+              lastMove={lastMove} names={namesByGameSeat(game, table.seats)}
               rows={/handicap=-?\d*\.5/.test(table.options) ? 20 : 19}
-              onStep={myTurn ? onStep : undefined} />
+              onStep={mySeat && playing ? onStep : undefined} />
           ) : (
             <p>{t('table.waiting')}</p>
           )}
           <p class="turn" aria-live="polite">
-            {table.status === 'playing' &&
+            {playing &&
               (myTurn ? t('table.yourTurn') : t('table.theirTurn', { user: table.nextUser ?? '' }))}
+            {myTurn && <span class="hint">{` ${t('board.keys')}`}</span>}
           </p>
-          {myTurn && steps.prefix.length > 0 && (
+          {liveSteps.prefix.length > 0 && (
             <div class="step-controls">
-              {steps.complete && steps.move && (
-                <button class="primary" data-action="play" onClick={() => play(steps.move!)}>
-                  {t('table.play', { move: steps.move })}
+              {liveSteps.complete && liveSteps.move && (
+                <button class="primary" data-action="play" disabled={busy}
+                  onClick={() => play(liveSteps.move!)}>
+                  {t('table.play', { move: liveSteps.move })}
                 </button>
               )}
-              <button data-action="restart" onClick={() => query([])}>{t('table.restartMove')}</button>
+              <button data-action="restart" disabled={busy} onClick={() => query([])}>
+                {t('table.restartMove')}
+              </button>
             </div>
           )}
         </div>
         <aside>
           <ul class="seats">
             {table.seats.map((s) => (
-              <li class={table.nextUser === s.name ? 'to-move' : ''}>
-                {`${s.label}: ${s.name || t('table.freeSeat')}`}
+              <li class={table.nextUser === s.name && playing ? 'to-move' : ''} data-seat={s.seat}>
+                {`${s.label}: ${s.kind === 'cpu' ? t('lobby.computer', { level: s.name }) : s.name || t('table.freeSeat')}`}
                 {s.kind === 'free' && table.status === 'setup' && !mySeat && (
                   <button data-action={`join${s.seat}`} onClick={() => conn.send(`/join ${s.seat}`)}>
                     {t('table.join')}
@@ -112,23 +203,29 @@ export function TableView({ session, game, board }: Props) {
               </li>
             ))}
           </ul>
+          <div class="spectators">
+            <h3>{t('table.spectators')}</h3>
+            {table.spectators.length === 0 ? <p>{t('table.noSpectators')}</p> : (
+              <ul>{table.spectators.map((name) => <li data-spectator={name}>{name}</li>)}</ul>
+            )}
+          </div>
           {table.status === 'setup' && mySeat && (
             <button class="primary" data-action="start" onClick={() => conn.send('/start')}>
               {t('table.start')}
             </button>
           )}
-          {table.status === 'playing' && mySeat && (
+          {playing && mySeat && (
             <div class="game-actions">
-              <button data-action="resign" onClick={() => conn.send(`resign ${board}`)}>{t('table.resign')}</button>
-              <button data-action="draw" onClick={() => conn.send(`propose ${board}`)}>{t('table.offerDraw')}</button>
-              <button data-action="undo" onClick={() => conn.send(`undo ${board}`)}>{t('table.undo')}</button>
+              <button data-action="resign" onClick={() => conn.send(`${game} resign ${board}`)}>{t('table.resign')}</button>
+              <button data-action="draw" onClick={() => conn.send(`${game} propose ${board}`)}>{t('table.offerDraw')}</button>
+              <button data-action="undo" onClick={() => conn.send(`${game} undo ${board}`)}>{t('table.undo')}</button>
             </div>
           )}
           {table.request && table.request.by !== me && mySeat && (
             <div class="request" role="alert">
               {t(`table.request.${table.request.kind}`, { user: table.request.by })}
-              <button data-action="accept" onClick={() => conn.send(`accept ${board}`)}>{t('table.accept')}</button>
-              <button data-action="reject" onClick={() => conn.send(`reject ${board}`)}>{t('table.reject')}</button>
+              <button data-action="accept" onClick={() => conn.send(`${game} accept ${board}`)}>{t('table.accept')}</button>
+              <button data-action="reject" onClick={() => conn.send(`${game} reject ${board}`)}>{t('table.reject')}</button>
             </div>
           )}
           <MoveList moves={table.moves.map((m) => ({ seat: m.seat, text: m.text }))} />
@@ -142,19 +239,24 @@ export function TableView({ session, game, board }: Props) {
               setChatLine('');
             }}>
               <input value={chatLine} aria-label={t('table.chat')} placeholder={t('table.chat')}
+                data-field="chat"
                 onInput={(e) => setChatLine((e.target as HTMLInputElement).value)} />
             </form>
           </div>
-          <a href={`#/rules/${game}`}>{t('nav.rules')}</a>{' · '}
+          {table.status === 'over' && (
+            <p><a href={`#/replay/${game}/${board}`} data-action="replay">{t('table.replay')}</a></p>
+          )}
           <a href={`/records/${game}/${board}`} download>{t('table.download')}</a>
         </aside>
       </div>
       {table.result && !dialogClosed && (
         <div class="result-dialog" role="dialog" aria-label={t('table.result')}>
           <h3>{t('table.gameOver')}</h3>
-          <p data-result={table.result.result}>{`${table.result.result} (${table.result.reason})`}</p>
-          {table.statusLine && <p>{table.statusLine}</p>}
-          <a href="#/">{t('table.backToLobby')}</a>{' · '}
+          <p class="result" data-result={table.result.result}>
+            {`${table.result.result} (${t(`reason.${table.result.reason}`)})`}
+          </p>
+          {table.statusLine && <p class="status-line">{table.statusLine}</p>}
+          <a href="#/" data-action="lobby">{t('table.backToLobby')}</a>{' · '}
           <a href={`#/replay/${game}/${board}`}>{t('table.replay')}</a>{' · '}
           <button data-action="close-dialog" onClick={() => setDialogClosed(true)}>
             {t('table.close')}

@@ -1,0 +1,129 @@
+// A whole game against a CPU seat, then its replay step by step.
+import * as pos from '../lib/positions.mjs';
+import { assert, assertEqual, checkBoard, marksOf, openTable, guest, playToEnd } from '../lib/ui.mjs';
+import { stepRules } from './rules.mjs';
+
+// Checks a finished game on `page` against the server's record and board; returns
+// { moves, result, position }.
+export async function checkFinished(t, page, game, board, name) {
+  const record = await t.server.record(game, board);
+  const moves = pos.recordMoves(record);
+  const result = pos.recordTag(record, 'Result');
+  assert(result && result !== '*', `the record has a result (${result})`);
+  await page.waitForSelector('.result-dialog .result');
+  assertEqual(await page.getAttribute('.result-dialog .result', 'data-result'), result,
+    'the result shown is the record\'s');
+  const resultText = await page.textContent('.result-dialog .result');
+  assert(resultText.startsWith(`${result} (`), `the result text (${resultText})`);
+  const listed = await page.$$eval('section.table .move-list li', (lis) => lis.map((li) => li.textContent));
+  assertEqual(listed.length, moves.length, 'the move list has the record\'s moves');
+  assertEqual(listed.map((l) => l.slice(l.indexOf(': ') + 2)), moves.map((m) => m.move),
+    'the move list is the record\'s');
+  assertEqual(Number(await page.getAttribute('section.table', 'data-ply')), moves.length, 'the ply count');
+  const shown = await t.probe.ask(`${game} show ${board}`);
+  assertEqual(shown.type, 'board', `show ${game} ${board}`);
+  const last = moves[moves.length - 1];
+  const position = await checkBoard(page, game, marksOf(game, last.move, last.seat || lastLabel(listed)));
+  assertEqual(position, shown.position, 'the board shown is the server\'s final position');
+  await t.artifacts.page(page, `${name}-final-page`);
+  await page.click('.result-dialog [data-action=close-dialog]');
+  await t.artifacts.board(page, `${name}-final-board`);
+  return { moves, result, position };
+}
+
+const lastLabel = (listed) => listed[listed.length - 1].split(':')[0];
+
+// Steps through the replay of a finished game (opened from the result dialog): the first
+// position, every move with its mark, keyboard jumps, and the last position = `final`.
+export async function checkReplay(t, page, game, board, moves, final, name) {
+  await page.click('section.table [data-action=replay]');
+  await page.waitForSelector('section.replay[data-shown-ply="0"] .board');
+  assertEqual(Number(await page.getAttribute('section.replay', 'data-total')), moves.length,
+    'the replay has every move');
+  const start = await t.probe.ask(`${game} show ${board}#0`);
+  assertEqual(await checkBoard(page, game, []), start.position, 'the replay starts at the start');
+  assertEqual(start.position, START[game], 'the start position');
+  await t.artifacts.board(page, `${name}-replay-start`);
+  for (let ply = 1; ply <= moves.length; ply++) {
+    await page.click('section.replay [data-action=next]');
+    await page.waitForSelector(`section.replay[data-shown-ply="${ply}"]`);
+    const m = moves[ply - 1];
+    const seat = m.seat || (await page.textContent(`section.replay .move-list li:nth-child(${ply})`)).split(':')[0];
+    await checkBoard(page, game, marksOf(game, m.move, seat));
+    if (ply === 1) await checkMotion(page, game);
+    assertEqual(await page.$$eval('section.replay .move-list li.current', (l) => l.length), 1, 'one current move');
+    const current = await page.$eval('section.replay .move-list li.current', (li) => [...li.parentNode.children].indexOf(li));
+    assertEqual(current, ply - 1, 'the current move is marked in the list');
+  }
+  assertEqual(await checkBoard(page, game), final, 'the replay ends at the final board');
+  await t.artifacts.board(page, `${name}-replay-end`);
+  // Keys: Home, End, ←.
+  await page.keyboard.press('Home');
+  await page.waitForSelector('section.replay[data-shown-ply="0"]');
+  await page.keyboard.press('End');
+  await page.waitForSelector(`section.replay[data-shown-ply="${moves.length}"]`);
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForSelector(`section.replay[data-shown-ply="${moves.length - 1}"]`);
+}
+
+// The standard start positions (game seat A, O, orange moves first whoever sits there).
+const START = {
+  bohnduell: 'A[0 0 0 0] s20 S0 · B[0 0 0 0] s20 S0 · A to move',
+  phutball: 'ball=H10 men= turn=O ply=0',
+  biloba: '##..O..##/#..OOO..#/..OOOOO../.OOOOOOO./....*..../.BBBBBBB./..BBBBB../#..BBB..#/##..B..## O 2',
+};
+
+// One game against `level`: `strategy(random)` plays the human seat. Options: clock (checks
+// the clocks), rulesFromBoard (opens the rules from the table first).
+export async function vsCpu(t, { game, level, strategy, clock, rulesFromBoard, name = game }) {
+  const { page } = await guest(t);
+  const board = await openTable(page, { game, seats: [`cpu:${level}`], clock });
+  if (rulesFromBoard) {
+    await page.click('section.table [data-action=rules]');
+    await stepRules(t, page, game, { keyboard: true, name: `${name}-from-board` });
+    await page.waitForSelector(`section.table[data-board="${board}"]`);
+  }
+  await page.click('[data-action=start]');
+  await page.waitForSelector('section.table[data-status=playing] .board');
+  if (clock) await checkClocks(page);
+  await t.artifacts.board(page, `${name}-start-board`);
+  const inputs = await playToEnd([{ page, strategy }]);
+  const { moves, result, position } = await checkFinished(t, page, game, board, name);
+  await checkReplay(t, page, game, board, moves, position, name);
+  t.log(`${name}: board ${board}, ${moves.length} plies, ${inputs} inputs, result ${result}`);
+}
+
+// Both clocks shown (Fischer 5 min + 5 s); on our turn ours counts down, the other stands.
+async function checkClocks(page) {
+  await page.waitForSelector('section.table[data-turn=mine] .clocks .clock');
+  assertEqual(await page.$$eval('.clocks .clock', (c) => c.length), 2, 'two clocks');
+  const read = () => page.$$eval('.clocks .clock', (cs) => cs.map((c) => ({
+    running: c.dataset.running === 'true', left: Number(c.dataset.leftMs), text: c.querySelector('.time').textContent,
+  })));
+  const before = await read();
+  assertEqual(before.filter((c) => c.running).length, 1, 'one clock runs');
+  assert(before.every((c) => /^\d+:\d\d$/.test(c.text) && c.left <= 305000 && c.left > 280000),
+    `clocks start near 5:00 (${JSON.stringify(before)})`);
+  await page.waitForTimeout(1300);
+  const after = await read();
+  const i = before.findIndex((c) => c.running);
+  assert(after[i].running && after[i].left <= before[i].left - 1000,
+    `the running clock ticks (${before[i].left} -> ${after[i].left})`);
+  assertEqual(after[1 - i].left, before[1 - i].left, 'the other clock stands still');
+}
+
+// The move just shown is animated: the piece that arrived (or the bowl) has its CSS animation,
+// and the Phutball ball slides (a transition on its transform).
+async function checkMotion(page, game) {
+  const motion = await page.evaluate(() => {
+    const board = document.querySelector('.board');
+    const arrived = board.querySelector('g.last .bowl, .point.last .man, .square.last .pawn');
+    const ball = board.querySelector('.ball');
+    return {
+      animation: arrived ? getComputedStyle(arrived).animationName : 'none',
+      transition: ball ? getComputedStyle(ball).transitionProperty : '',
+    };
+  });
+  assertEqual(motion.animation, game === 'bohnduell' ? 'pulse' : 'arrive', 'the last move is animated');
+  if (game === 'phutball') assertEqual(motion.transition, 'transform', 'the ball slides');
+}
