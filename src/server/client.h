@@ -1,7 +1,9 @@
 #pragma once
 // A connected client as the lobby and tables see it, whatever its transport.
 #include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include "server/event.h"
 
@@ -25,6 +27,29 @@ class Client : public std::enable_shared_from_this<Client> {
   std::string user;  // "" until login
   bool guest = false;
   std::weak_ptr<Table> current;  // the table of /join, /say, ... without a board number
+
+  // The tables this connection follows (Table::add_watcher notes them, on the table's strand),
+  // so that a closed connection leaves their spectator lists at once. Thread-safe.
+  void note_watching(const std::shared_ptr<Table>& table) {
+    std::lock_guard lock(watched_mutex_);
+    for (const auto& w : watched_) {
+      if (w.lock() == table) return;
+    }
+    watched_.push_back(table);
+  }
+  // The tables noted by note_watching() that still exist (some may no longer be followed).
+  std::vector<std::shared_ptr<Table>> watched_tables() const {
+    std::lock_guard lock(watched_mutex_);
+    std::vector<std::shared_ptr<Table>> out;
+    for (const auto& w : watched_) {
+      if (auto t = w.lock()) out.push_back(std::move(t));
+    }
+    return out;
+  }
+
+ private:
+  mutable std::mutex watched_mutex_;
+  std::vector<std::weak_ptr<Table>> watched_;
 };
 
 }  // namespace plateau::server

@@ -109,7 +109,7 @@ void Lobby::connected(const std::shared_ptr<Client>& client) {
 }
 
 void Lobby::disconnected(const std::shared_ptr<Client>& client) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_);
   --connections_;
   if (!client->user.empty()) {
     auto it = online_.find(to_lower(client->user));
@@ -124,6 +124,8 @@ void Lobby::disconnected(const std::shared_ptr<Client>& client) {
       if (v.empty()) online_.erase(it);
     }
   }
+  lock.unlock();
+  for (const auto& table : client->watched_tables()) table->watcher_closed(client);
 }
 
 std::vector<std::shared_ptr<Client>> Lobby::clients_of(const std::string& user) const {

@@ -529,7 +529,25 @@ bool Table::is_watching(const std::shared_ptr<Client>& client) const {
 bool Table::add_watcher(const std::shared_ptr<Client>& client, const std::string& user) {
   if (!client || is_watching(client)) return false;
   watchers_.push_back({client, user});
+  client->note_watching(shared_from_this());
   return true;
+}
+
+void Table::watcher_closed(std::shared_ptr<Client> client) {
+  // The server's own action: no caller to answer (the connection is gone).
+  post(
+      Caller{},
+      [this, client](Tx& tx) {
+        const auto before = spectators();
+        remove_watcher(client);
+        const auto after = spectators();
+        for (const auto& name : before) {
+          // The user may still follow the table from another connection.
+          if (std::find(after.begin(), after.end(), name) != after.end()) continue;
+          tx.all(spectators_event(name + " stopped watching " + label() + " (disconnected)."));
+        }
+      },
+      nullptr);
 }
 
 void Table::remove_watcher(const std::shared_ptr<Client>& client) {

@@ -90,6 +90,9 @@ class Table : public std::enable_shared_from_this<Table> {
                        Done done);
   // Handles a table or board command of `caller` on the strand; `done` runs after every reply.
   void handle(Caller caller, Command command, Done done);
+  // On the strand: drops the closed connection `client` from the watchers and, if a spectator
+  // left the list with it, tells everyone at the table (a `spectators` event).
+  void watcher_closed(std::shared_ptr<Client> client);
   // Re-arms clocks and CPU players after a restart.
   void resume();
   // Cancels timers (server shutdown).

@@ -200,6 +200,17 @@ def test_websocket_spectators_and_clocks():
         assert e["spectators"] == [] and e["text"] == "carol stopped watching bohnduell 101.", e
         replies, _ = alice.command("show")
         assert replies[0]["spectators"] == [], replies
+        # A spectator whose connection closes leaves the list at once, not at the next move.
+        replies, _ = carol.command("/watch 101")
+        assert replies[0]["spectators"] == ["carol"], replies
+        e = alice.recv()
+        assert e["type"] == "spectators" and e["spectators"] == ["carol"], e
+        carol.close()
+        e = alice.recv()
+        assert e == {"type": "spectators", "game": "bohnduell", "board": 101, "spectators": [],
+                     "text": "carol stopped watching bohnduell 101 (disconnected)."}, e
+        replies, _ = alice.command("show")
+        assert replies[0]["spectators"] == [], replies
         assert server.stop() == 0
     finally:
         if server.alive():
