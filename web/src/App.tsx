@@ -61,6 +61,23 @@ export function App() {
           </select>
         </label>
       </header>
+      {state.challenges.length > 0 && (
+        <ul class="challenges" aria-live="polite">
+          {state.challenges.map((c) => (
+            <li class="notice" data-challenge={`${c.game}/${c.board}`}>
+              {t('challenge.notice', { game: t(`game.${c.game}`), board: c.board,
+                players: c.players.join(' – ') })}{' '}
+              <button class="primary" data-action="open-challenge" onClick={() => {
+                session.dismissChallenge(c.game, c.board);
+                location.hash = `#/table/${c.game}/${c.board}`;
+              }}>{t('challenge.open')}</button>{' '}
+              <button data-action="dismiss-challenge"
+                onClick={() => session.dismissChallenge(c.game, c.board)}>
+                {t('challenge.dismiss')}</button>
+            </li>
+          ))}
+        </ul>
+      )}
       <main>{body}</main>
     </div>
   );

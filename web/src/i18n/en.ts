@@ -91,4 +91,13 @@ export const en: Dictionary = {
   'lobby.sitDown': 'Sit down',
   'lobby.watch': 'Watch',
   'lobby.computerShort': 'computer {level}',
+  'lobby.legacyPlayer': '{user} (Biloba 0.9.3)',
+  'lobby.challenge': 'Challenge a player',
+  'lobby.opponent': 'Opponent',
+  'lobby.aPlayer': 'A player, by name',
+  'lobby.iMoveFirst': 'I move first',
+  'lobby.sendChallenge': 'Challenge',
+  'challenge.notice': 'New {game} board {board}: {players}.',
+  'challenge.open': 'Go to the table',
+  'challenge.dismiss': 'Later',
 };

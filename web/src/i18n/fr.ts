@@ -91,4 +91,13 @@ export const fr: Dictionary = {
   'lobby.sitDown': 'S’asseoir',
   'lobby.watch': 'Regarder',
   'lobby.computerShort': 'ordinateur {level}',
+  'lobby.legacyPlayer': '{user} (Biloba 0.9.3)',
+  'lobby.challenge': 'Défier un joueur',
+  'lobby.opponent': 'Adversaire',
+  'lobby.aPlayer': 'Un joueur, par son nom',
+  'lobby.iMoveFirst': 'Je joue en premier',
+  'lobby.sendChallenge': 'Défier',
+  'challenge.notice': 'Nouvelle partie de {game}, table {board} : {players}.',
+  'challenge.open': 'Aller à la table',
+  'challenge.dismiss': 'Plus tard',
 };

@@ -4,20 +4,13 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Session } from '../state/session';
 import { useSession } from '../state/session';
 import { t } from '../i18n';
+import { listingLinks, seatName } from './listing';
+import type { TableListing } from './listing';
 
 const GAMES = ['bohnduell', 'phutball', 'biloba'];
 const LEVELS = ['random', '1', '2', '3', '4', '5'];
 const CLOCKS = ['none', 'move:30', 'fischer:300+5', 'fischer:900+10'];
 const ORDER = ['setup', 'playing', 'over', 'declined']; // open tables first
-
-interface TableListing {
-  game: string;
-  board: number;
-  status: string;
-  ply?: number;
-  seats?: { label: string; kind: string; name: string }[];
-  options?: string;
-}
 
 function seatCount(game: string, options: string): number {
   if (game !== 'biloba') return 2;
@@ -34,6 +27,11 @@ export function Lobby({ session }: { session: Session }) {
   const [players, setPlayers] = useState(2);
   const [seatKinds, setSeatKinds] = useState<string[]>(['human', 'cpu:3', 'cpu:3', 'cpu:3']);
   const [clock, setClock] = useState('none');
+  const [challengeGame, setChallengeGame] = useState('bohnduell');
+  const [opponent, setOpponent] = useState('');
+  const [opponentKind, setOpponentKind] = useState('user'); // user, or cpu:LEVEL
+  const [meFirst, setMeFirst] = useState(true);
+  const [challengeClock, setChallengeClock] = useState('none');
 
   const refresh = () => {
     fetch('/api/tables')
@@ -93,6 +91,25 @@ export function Lobby({ session }: { session: Session }) {
     }
   };
 
+  // `GAME challenge [-clock=...] USER1 USER2` (docs/PROTOCOL.md): a new board, already playing,
+  // seated in that order; the other player hears of it by a `challenge` event.
+  const challenge = async (e: Event) => {
+    e.preventDefault();
+    const other = opponentKind === 'user' ? opponent.trim() : opponentKind;
+    if (!other) return;
+    const order = meFirst ? [state.user, other] : [other, state.user];
+    const clockOption = challengeClock === 'none' ? '' : ` -clock=${challengeClock}`;
+    try {
+      const made = await session.connection.request(
+        `${challengeGame} challenge${clockOption} ${order.join(' ')}`, 'challenge');
+      refresh();
+      location.hash = `#/table/${challengeGame}/${Number(made.board)}`;
+    } catch (err) {
+      session.state.lastError = (err as Error).message;
+      session.notify();
+    }
+  };
+
   return (
     <section class="lobby">
       <p>{t('lobby.signedInAs', { user: state.user })}</p>
@@ -137,24 +154,53 @@ export function Lobby({ session }: { session: Session }) {
         <button class="primary" data-action="create" onClick={create}>{t('lobby.create')}</button>{' '}
         <a class="rules-link" href={`#/rules/${game}`}>{t('nav.rulesOf', { game: t(`game.${game}`) })}</a>
       </div>
+      <form class="challenge" onSubmit={challenge}>
+        <h2>{t('lobby.challenge')}</h2>
+        <label>{t('lobby.game')}{' '}
+          <select value={challengeGame} data-field="challenge-game"
+            onChange={(e) => setChallengeGame((e.target as HTMLSelectElement).value)}>
+            {GAMES.map((g) => <option value={g}>{t(`game.${g}`)}</option>)}
+          </select>
+        </label>
+        <label>{t('lobby.opponent')}{' '}
+          <select value={opponentKind} data-field="challenge-kind"
+            onChange={(e) => setOpponentKind((e.target as HTMLSelectElement).value)}>
+            <option value="user">{t('lobby.aPlayer')}</option>
+            {LEVELS.map((l) => <option value={`cpu:${l}`}>{t('lobby.computer', { level: l })}</option>)}
+          </select>
+        </label>
+        {opponentKind === 'user' && (
+          <label>{t('lobby.name')}{' '}
+            <input value={opponent} data-field="challenge-user" required
+              onInput={(e) => setOpponent((e.target as HTMLInputElement).value)} />
+          </label>
+        )}
+        <label>{t('lobby.clock')}{' '}
+          <select value={challengeClock} data-field="challenge-clock"
+            onChange={(e) => setChallengeClock((e.target as HTMLSelectElement).value)}>
+            {CLOCKS.map((c) => <option value={c}>{t(`lobby.clock.${c}`)}</option>)}
+          </select>
+        </label>
+        <label><input type="checkbox" checked={meFirst} data-field="challenge-first"
+          onChange={(e) => setMeFirst((e.target as HTMLInputElement).checked)} />{' '}
+          {t('lobby.iMoveFirst')}</label>{' '}
+        <button type="submit" class="primary" data-action="challenge">{t('lobby.sendChallenge')}</button>
+      </form>
       <div class="tables">
         <h2>{t('lobby.tables')}</h2>
         {tables.length === 0 && <p>{t('lobby.noTables')}</p>}
         <ul>
           {[...tables].sort((x, y) => ORDER.indexOf(x.status) - ORDER.indexOf(y.status)).map((tb) => {
-            const free = (tb.seats ?? []).some((s) => s.kind === '' || s.kind === 'free');
-            const action = tb.status === 'setup' && free ? 'lobby.sitDown'
-              : tb.status === 'over' || tb.status === 'declined' ? '' : 'lobby.watch';
+            const { action, replay } = listingLinks(tb);
             return (
               <li data-table={`${tb.game}/${tb.board}`}>
                 <a href={`#/table/${tb.game}/${tb.board}`}>
                   {`${t(`game.${tb.game}`)} ${tb.board}`}
                 </a>{' '}
                 <span class="status">{t(`status.${tb.status}`)}</span>{' — '}
-                <span class="players">{(tb.seats ?? []).map((s) => (s.kind === 'cpu'
-                  ? t('lobby.computerShort', { level: s.name }) : s.name || t('table.freeSeat'))).join(' · ')}</span>
+                <span class="players">{(tb.seats ?? []).map(seatName).join(' · ')}</span>
                 {action && <>{' '}<a class="action" href={`#/table/${tb.game}/${tb.board}`}>{t(action)}</a></>}
-                {tb.status === 'over' && (
+                {replay && (
                   <>{' '}<a class="replay" href={`#/replay/${tb.game}/${tb.board}`}>{t('table.replay')}</a></>
                 )}
               </li>

@@ -7,7 +7,7 @@ import type { Connection, ServerEvent } from '../net/connection';
 export interface Seat {
   seat: number;
   label: string;
-  kind: 'free' | 'user' | 'cpu';
+  kind: 'free' | 'user' | 'cpu' | 'legacy'; // legacy: a biloba 0.9.3 network player
   name: string;
 }
 
@@ -47,12 +47,20 @@ export interface SessionState {
   tables: Map<string, TableModel>;
   lastError?: string;
   listing?: ServerEvent; // the last `list` event (tables, games, standings)
+  // New boards where somebody else seated us (`challenge` events), until opened or dismissed.
+  challenges: ChallengeNotice[];
+}
+
+export interface ChallengeNotice {
+  game: string;
+  board: number;
+  players: string[]; // seat names in seat order (a CPU seat as cpu:LEVEL)
 }
 
 export const tableKey = (game: string, board: number) => `${game}/${board}`;
 
 export class Session {
-  state: SessionState = { connected: false, tables: new Map() };
+  state: SessionState = { connected: false, tables: new Map(), challenges: [] };
   private subscribers = new Set<() => void>();
 
   constructor(readonly connection: Connection) {
@@ -73,6 +81,13 @@ export class Session {
       this.state.tables.set(key, t);
     }
     return t;
+  }
+
+  // Forgets the notice of a challenge (opened or dismissed).
+  dismissChallenge(game: string, board: number): void {
+    this.state.challenges = this.state.challenges.filter(
+      (c) => c.game !== game || c.board !== board);
+    this.notify();
   }
 
   // Tells the subscribers that the model changed outside an event (e.g. moves from a record).
@@ -111,9 +126,21 @@ export class Session {
       default:
         if (typeof e.game === 'string' && typeof e.board === 'number') {
           this.applyTableEvent(this.table(e.game, e.board), e);
+          if (e.type === 'challenge') this.noteChallenge(e.game, e.board, e);
         }
     }
     for (const fn of [...this.subscribers]) fn();
+  }
+
+  // A challenge is news to its players other than the challenger, whose own command it answers
+  // (the reply carries `re`).
+  private noteChallenge(game: string, board: number, e: ServerEvent): void {
+    const seats = (Array.isArray(e.seats) ? e.seats : []) as Seat[];
+    const me = this.state.user;
+    if (e.re !== undefined || !me || !seats.some((s) => s.kind === 'user' && s.name === me)) return;
+    if (this.state.challenges.some((c) => c.game === game && c.board === board)) return;
+    const players = seats.map((s) => (s.kind === 'cpu' ? `cpu:${s.name}` : s.name));
+    this.state.challenges = [...this.state.challenges, { game, board, players }];
   }
 
   private applyTableEvent(t: TableModel, e: ServerEvent): void {

@@ -10,6 +10,7 @@ import { MoveList } from './MoveList';
 import { recordMoves, recordTag } from './record';
 import { moveMarks } from '../views/marks';
 import { t } from '../i18n';
+import { seatLongName } from '../lobby/listing';
 
 interface Props {
   session: Session;
@@ -194,7 +195,7 @@ export function TableView({ session, game, board }: Props) {
           <ul class="seats">
             {table.seats.map((s) => (
               <li class={table.nextUser === s.name && playing ? 'to-move' : ''} data-seat={s.seat}>
-                {`${s.label}: ${s.kind === 'cpu' ? t('lobby.computer', { level: s.name }) : s.name || t('table.freeSeat')}`}
+                {`${s.label}: ${seatLongName(s)}`}
                 {s.kind === 'free' && table.status === 'setup' && !mySeat && (
                   <button data-action={`join${s.seat}`} onClick={() => conn.send(`/join ${s.seat}`)}>
                     {t('table.join')}

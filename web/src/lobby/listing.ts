@@ -1,0 +1,45 @@
+// What the lobby's table list shows for one table of /api/tables: the seat names, and which
+// links it offers. Pure functions, so that every kind of seat is checked by unit tests.
+import { t } from '../i18n';
+
+// A seat as /api/tables and table events give it. `kind`: "" or "free" (open), "user",
+// "cpu" (`name` is the level), "legacy" (a player of an imported biloba 0.9.3 network game).
+export interface ListedSeat {
+  kind: string;
+  name: string;
+  label?: string;
+}
+
+export interface TableListing {
+  game: string;
+  board: number;
+  status: string; // setup, playing, over, declined
+  ply?: number;
+  seats?: ListedSeat[];
+  options?: string;
+}
+
+export const isFree = (seat: ListedSeat) => seat.kind === '' || seat.kind === 'free';
+
+// The name to show for a seat.
+export function seatName(seat: ListedSeat): string {
+  if (isFree(seat)) return t('table.freeSeat');
+  if (seat.kind === 'cpu') return t('lobby.computerShort', { level: seat.name });
+  if (seat.kind === 'legacy') return t('lobby.legacyPlayer', { user: seat.name });
+  return seat.name;
+}
+
+// The name to show for a seat at the table (the computer with its full title).
+export function seatLongName(seat: ListedSeat): string {
+  return seat.kind === 'cpu' ? t('lobby.computer', { level: seat.name }) : seatName(seat);
+}
+
+// The link after a table's status: sit down at an open table with a free seat, watch a game
+// being played (or a table filling up); a finished one is replayed instead.
+export function listingLinks(tb: TableListing): { action?: 'lobby.sitDown' | 'lobby.watch';
+  replay: boolean } {
+  const free = (tb.seats ?? []).some(isFree);
+  if (tb.status === 'over') return { replay: true };
+  if (tb.status === 'declined') return { replay: false };
+  return { action: tb.status === 'setup' && free ? 'lobby.sitDown' : 'lobby.watch', replay: false };
+}
