@@ -5,9 +5,9 @@
 //        [--artifacts build/release/web-artifacts] [--chromium /usr/bin/chromium] [--only NAME]
 //
 // Scenarios: a whole game against a CPU seat in each game (then its replay step by step), two
-// browsers playing each other with a spectator, the rules of each game page by page, and phone
-// width. Screenshots of every board go to the artifacts directory. Exit status: 0 all passed,
-// 1 a failure, 77 skipped (no Chromium; ctest reports it as skipped).
+// browsers playing each other with a spectator, a challenge by name, the rules of each game page
+// by page, and phone width. Screenshots of every board go to the artifacts directory. Exit
+// status: 0 all passed, 1 a failure, 77 skipped (no Chromium; ctest reports it as skipped).
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,7 @@ import { PlateauServer } from './lib/server.mjs';
 import { Artifacts, probe, rng } from './lib/ui.mjs';
 import { vsCpu } from './scenarios/vs-cpu.mjs';
 import { twoPlayers } from './scenarios/two-players.mjs';
+import { challenge } from './scenarios/challenge.mjs';
 import { rules } from './scenarios/rules.mjs';
 import { phone } from './scenarios/phone.mjs';
 import * as strategies from './scenarios/strategies.mjs';
@@ -45,6 +46,7 @@ const SCENARIOS = {
   'biloba-vs-cpu': (t) => vsCpu(t, { game: 'biloba', level: '1',
     strategy: strategies.bilobaKeyboard(rng(3)) }),
   'two-players': twoPlayers,
+  challenge,
   rules,
   phone,
 };
