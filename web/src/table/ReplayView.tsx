@@ -5,7 +5,7 @@ import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Session } from '../state/session';
 import { Board } from './Board';
 import { MoveList } from './MoveList';
-import { recordMoves, recordTag } from './record';
+import { recordMoves, recordSeats, recordTag } from './record';
 import type { RecordMove } from './record';
 import { moveMarks } from '../views/marks';
 import { t } from '../i18n';
@@ -20,6 +20,7 @@ export function ReplayView({ session, game, board }: Props) {
   const [moves, setMoves] = useState<RecordMove[]>([]);
   const [result, setResult] = useState('');
   const [options, setOptions] = useState('');
+  const [players, setPlayers] = useState<string[]>([]);
   const [ply, setPly] = useState(0);
   const [shown, setShown] = useState<{ ply: number; position: string } | undefined>();
   const wanted = useRef(0);
@@ -32,6 +33,7 @@ export function ReplayView({ session, game, board }: Props) {
         setMoves(recordMoves(text).filter((m) => m.text.toLowerCase() !== 'pass' || m.seat === ''));
         setResult(recordTag(text, 'Result') ?? '');
         setOptions(recordTag(text, 'Options') ?? '');
+        setPlayers(recordSeats(text));
       });
   }, [game, board]);
 
@@ -64,6 +66,7 @@ export function ReplayView({ session, game, board }: Props) {
     <section class="replay" data-ply={ply} data-shown-ply={shown?.ply ?? -1}
       data-total={moves.length}>
       <h2>{t('replay.title', { game: t(`game.${game}`), board })}</h2>
+      {players.length > 0 && <p class="replay-players">{players.join(' – ')}</p>}
       {shown && (
         <Board game={game} position={shown.position} steps={[]} prefix={[]}
           rows={/handicap=-?\d*\.5/.test(options) ? 20 : 19}

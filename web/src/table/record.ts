@@ -25,3 +25,10 @@ export function recordTag(record: string, name: string): string | undefined {
   const m = new RegExp(`^\\[${name} "((?:[^"\\\\]|\\\\.)*)"\\]`, 'm').exec(record);
   return m ? m[1].replace(/\\(.)/g, '$1') : undefined;
 }
+
+// The players by game seat from the Seats tag ("alice,cpu:3"; a biloba 0.9.3 network game's
+// names as its players gave them); [] without the tag.
+export function recordSeats(record: string): string[] {
+  const seats = recordTag(record, 'Seats');
+  return seats ? seats.split(',').map((s) => s.trim()).filter((s) => s !== '') : [];
+}

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listingLinks, seatLongName, seatName } from '../../src/lobby/listing';
 import { Session } from '../../src/state/session';
+import { recordMoves, recordSeats } from '../../src/table/record';
 import type { Connection, ServerEvent } from '../../src/net/connection';
 
 describe('the lobby list', () => {
@@ -27,6 +28,15 @@ describe('the lobby list', () => {
       .toEqual({ action: 'lobby.watch', replay: false });
     expect(listingLinks({ ...open, status: 'playing' })).toEqual({ action: 'lobby.watch', replay: false });
     expect(listingLinks({ ...open, status: 'declined' })).toEqual({ replay: false });
+  });
+});
+
+describe('the replay of an imported biloba 0.9.3 game', () => {
+  it('names its players from the record', () => {
+    const record = '[Game "biloba"]\n[Seats "Ann,Bob"]\n[Result "1-0"]\n\n1. O:e3-e4 B:e7-e6 1-0\n';
+    expect(recordSeats(record)).toEqual(['Ann', 'Bob']);
+    expect(recordMoves(record)).toEqual([{ seat: 'O', text: 'e3-e4' }, { seat: 'B', text: 'e7-e6' }]);
+    expect(recordSeats('[Game "biloba"]\n\n*\n')).toEqual([]);
   });
 });
 

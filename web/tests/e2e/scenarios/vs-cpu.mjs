@@ -40,6 +40,9 @@ export async function checkReplay(t, page, game, board, moves, final, name) {
   await page.waitForSelector('section.replay[data-shown-ply="0"] .board');
   assertEqual(Number(await page.getAttribute('section.replay', 'data-total')), moves.length,
     'the replay has every move');
+  // The players, from the record's Seats tag: the guest and the computer.
+  const players = await page.textContent('section.replay .replay-players');
+  assert(/^guest\d+ – cpu:\w+$|^cpu:\w+ – guest\d+$/.test(players), `the replay's players (${players})`);
   const start = await t.probe.ask(`${game} show ${board}#0`);
   assertEqual(await checkBoard(page, game, []), start.position, 'the replay starts at the start');
   assertEqual(start.position, START[game], 'the start position');
