@@ -27,7 +27,7 @@ case "$mode" in
       npm ci --no-audit --no-fund
     fi
     # Rebuild when any source is newer than the built page (or there is none).
-    if [ ! -f dist/index.html ] || [ -n "$(find src index.html package.json vite.config.ts tsconfig.json \
+    if [ ! -f dist/index.html ] || [ -n "$(find src public index.html package.json vite.config.ts tsconfig.json \
          -newer dist/index.html -print -quit)" ]; then
       npm run build
     else

@@ -6,7 +6,7 @@
 //
 // Scenarios: a whole game against a CPU seat in each game (then its replay step by step), two
 // browsers playing each other with a spectator, a challenge by name, the rules of each game page
-// by page, and phone width. Screenshots of every board go to the artifacts directory. Exit
+// by page, phone width, and the replay of a biloba 0.9.3 network game kept by the server. Screenshots of every board go to the artifacts directory. Exit
 // status: 0 all passed, 1 a failure, 77 skipped (no Chromium; ctest reports it as skipped).
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -18,6 +18,7 @@ import { twoPlayers } from './scenarios/two-players.mjs';
 import { challenge } from './scenarios/challenge.mjs';
 import { rules } from './scenarios/rules.mjs';
 import { phone } from './scenarios/phone.mjs';
+import { legacyReplay } from './scenarios/legacy.mjs';
 import * as strategies from './scenarios/strategies.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -49,6 +50,7 @@ const SCENARIOS = {
   challenge,
   rules,
   phone,
+  'legacy-replay': legacyReplay,
 };
 
 const { chromium } = await import('playwright-core');

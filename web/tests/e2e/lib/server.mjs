@@ -20,24 +20,27 @@ function freePort() {
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 export class PlateauServer {
-  constructor(binary, webDir) {
+  // options.biloba: also listen for biloba 0.9.3 clients (on a free port, this.bilobaPort).
+  constructor(binary, webDir, options = {}) {
     this.binary = binary;
     this.webDir = webDir;
+    this.biloba = options.biloba ?? false;
     this.dir = mkdtempSync(join(tmpdir(), 'plateau-browser-'));
     this.logPath = join(this.dir, 'server.log');
   }
 
   async start() {
     const [http, text] = [await freePort(), await freePort()];
+    this.bilobaPort = this.biloba ? await freePort() : 0;
     this.httpPort = http;
     this.base = `http://127.0.0.1:${http}`;
     const log = openSync(this.logPath, 'a');
     this.proc = spawn(this.binary, [
       'serve', '--data-dir', join(this.dir, 'data'), '--web-dir', this.webDir,
       '--bind', '127.0.0.1', '--http-port', String(http), '--text-port', String(text),
-      // No Biloba 0.9.3 server: its UDP 8001 announcements would reach the interop tests that
-      // ctest runs beside this one (their clients look for Debian's biloba-server).
-      '--biloba-port', '0', '--rate', '1000', '--log-level', 'info',
+      // No Biloba 0.9.3 server unless asked: its UDP 8001 announcements would reach the interop
+      // tests (their clients look for Debian's biloba-server).
+      '--biloba-port', String(this.bilobaPort), '--rate', '1000', '--log-level', 'info',
     ], { stdio: ['ignore', log, log] });
     this.exited = new Promise((resolve) => this.proc.once('exit', (code, signal) => resolve({ code, signal })));
     const deadline = Date.now() + 20000;

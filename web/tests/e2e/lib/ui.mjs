@@ -65,7 +65,7 @@ export async function guest(t, options = {}) {
   const page = await context.newPage();
   page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
   page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(`console error: ${m.text()}`);
+    if (m.type() === 'error') errors.push(`console error: ${m.text()} (${m.location()?.url ?? ''})`);
   });
   await page.goto(`${base}/${options.query ?? ''}`);
   await page.click('[data-action=guest]');
