@@ -88,6 +88,7 @@ export const en: Dictionary = {
   'status.playing': 'playing',
   'status.over': 'finished',
   'status.declined': 'declined',
+  'lobby.backToGame': 'Back to your game',
   'lobby.sitDown': 'Sit down',
   'lobby.watch': 'Watch',
   'lobby.computerShort': 'computer {level}',

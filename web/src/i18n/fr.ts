@@ -88,6 +88,7 @@ export const fr: Dictionary = {
   'status.playing': 'en cours',
   'status.over': 'terminée',
   'status.declined': 'refusée',
+  'lobby.backToGame': 'Revenir à votre partie',
   'lobby.sitDown': 'S’asseoir',
   'lobby.watch': 'Regarder',
   'lobby.computerShort': 'ordinateur {level}',

@@ -191,7 +191,7 @@ export function Lobby({ session }: { session: Session }) {
         {tables.length === 0 && <p>{t('lobby.noTables')}</p>}
         <ul>
           {[...tables].sort((x, y) => ORDER.indexOf(x.status) - ORDER.indexOf(y.status)).map((tb) => {
-            const { action, replay } = listingLinks(tb);
+            const { action, replay } = listingLinks(tb, state.user);
             return (
               <li data-table={`${tb.game}/${tb.board}`}>
                 <a href={`#/table/${tb.game}/${tb.board}`}>

@@ -34,12 +34,15 @@ export function seatLongName(seat: ListedSeat): string {
   return seat.kind === 'cpu' ? t('lobby.computer', { level: seat.name }) : seatName(seat);
 }
 
-// The link after a table's status: sit down at an open table with a free seat, watch a game
-// being played (or a table filling up); a finished one is replayed instead.
-export function listingLinks(tb: TableListing): { action?: 'lobby.sitDown' | 'lobby.watch';
-  replay: boolean } {
+// The link after a table's status: back to your own game (you, `me`, sit at it), sit down at
+// an open table with a free seat, watch a game being played (or a table filling up); a finished
+// one is replayed instead.
+export function listingLinks(tb: TableListing, me?: string): {
+  action?: 'lobby.backToGame' | 'lobby.sitDown' | 'lobby.watch'; replay: boolean } {
   const free = (tb.seats ?? []).some(isFree);
   if (tb.status === 'over') return { replay: true };
   if (tb.status === 'declined') return { replay: false };
+  const mine = me !== undefined && (tb.seats ?? []).some((s) => s.kind === 'user' && s.name === me);
+  if (mine) return { action: 'lobby.backToGame', replay: false };
   return { action: tb.status === 'setup' && free ? 'lobby.sitDown' : 'lobby.watch', replay: false };
 }

@@ -28,6 +28,12 @@ describe('the lobby list', () => {
       .toEqual({ action: 'lobby.watch', replay: false });
     expect(listingLinks({ ...open, status: 'playing' })).toEqual({ action: 'lobby.watch', replay: false });
     expect(listingLinks({ ...open, status: 'declined' })).toEqual({ replay: false });
+    // Your own table, open or playing: back to it (not "watch" or "sit down").
+    expect(listingLinks(open, 'ann')).toEqual({ action: 'lobby.backToGame', replay: false });
+    expect(listingLinks({ ...open, status: 'playing' }, 'ann'))
+      .toEqual({ action: 'lobby.backToGame', replay: false });
+    expect(listingLinks({ ...open, status: 'playing' }, 'bob')).toEqual({ action: 'lobby.watch', replay: false });
+    expect(listingLinks({ ...open, status: 'over' }, 'ann')).toEqual({ replay: true });
   });
 });
 
