@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "server/biloba/legacy_server.h"
+#include "server/biloba/lobby_names.h"
 
 #include <spdlog/spdlog.h>
 
@@ -96,7 +97,8 @@ std::unique_ptr<biloba::net::LegacyServer> start_biloba_server(boost::asio::io_c
                  game.clicks.records.size());
     if (game.game_spec.empty() || game.moves.empty()) return;
     try {
-      auto table = lobby.import_game(game.game_spec, game.seat_names, game.moves,
+      auto table = lobby.import_game(game.game_spec, biloba::net::lobby_names(game.seat_names),
+                                     game.moves,
                                      "a player left the biloba 0.9.3 game", {});
       spdlog::info("biloba: game {} kept as {} {}", game.id, table->game_name(), table->number());
     } catch (const std::exception& e) {

@@ -1,0 +1,28 @@
+// Names of biloba 0.9.3 network players as the lobby keeps them (server/biloba/lobby_names.h).
+#include "server/biloba/lobby_names.h"
+
+#include <gtest/gtest.h>
+
+namespace plateau::biloba::net {
+namespace {
+
+TEST(LobbyNames, CommasAndControlCharactersBecomeSpaces) {
+  // A comma would split the record's Seats tag into one seat too many.
+  EXPECT_EQ(lobby_names({"Ann, the 2nd", "Bob\n\tB.", "  Zoé  "}),
+            (std::vector<std::string>{"Ann the 2nd", "Bob B.", "Zoé"}));
+}
+
+TEST(LobbyNames, EmptyNamesGetTheSeatNumber) {
+  EXPECT_EQ(lobby_names({"", ",,,", "Cy"}),
+            (std::vector<std::string>{"Player 1", "Player 2", "Cy"}));
+}
+
+TEST(LobbyNames, LongNamesAreCutWithoutSplittingACharacter) {
+  // 39 ASCII bytes then "é" (2 bytes): byte 40 would fall inside the "é".
+  const std::string name = std::string(39, 'a') + "é" + "xyz";
+  EXPECT_EQ(lobby_names({name}), (std::vector<std::string>{std::string(39, 'a')}));
+  EXPECT_EQ(lobby_names({std::string(60, 'b')}), (std::vector<std::string>{std::string(40, 'b')}));
+}
+
+}  // namespace
+}  // namespace plateau::biloba::net
