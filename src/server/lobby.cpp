@@ -574,21 +574,33 @@ std::shared_ptr<Table> Lobby::import_game(const std::string& spec,
   return table;
 }
 
-void Lobby::cmd_open(Ctx& ctx, const Command& c) {
-  if (ctx.client->user.empty()) throw CommandError("log in first");
+namespace {
+
+// The -NAME=VALUE parameters of `open` and `challenge`: the game's options as "name=value"
+// items and the table's clock (`-clock=...`, docs/PROTOCOL.md). Throws CommandError for a bad
+// clock.
+std::pair<std::vector<std::string>, ClockSettings> game_options_and_clock(const Command& c) {
   std::vector<std::string> opts;
   ClockSettings clock;
   for (const auto& [k, v] : c.params) {
-    if (k == "clock") {
-      try {
-        clock = parse_clock(v);
-      } catch (const std::invalid_argument& e) {
-        throw CommandError(e.what());
-      }
-    } else {
+    if (k != "clock") {
       opts.push_back(k + "=" + v);
+      continue;
+    }
+    try {
+      clock = parse_clock(v);
+    } catch (const std::invalid_argument& e) {
+      throw CommandError(e.what());
     }
   }
+  return {opts, clock};
+}
+
+}  // namespace
+
+void Lobby::cmd_open(Ctx& ctx, const Command& c) {
+  if (ctx.client->user.empty()) throw CommandError("log in first");
+  auto [opts, clock] = game_options_and_clock(c);
   auto game = make_game(c.game, join(opts, ","));
   std::shared_ptr<Table> table;
   {
@@ -612,19 +624,7 @@ void Lobby::cmd_challenge(Ctx& ctx, const Command& c) {
   if (c.game.empty()) {
     throw CommandError("say which game: GAME challenge USER1 USER2 (games: see 'games')");
   }
-  std::vector<std::string> opts;
-  ClockSettings clock;
-  for (const auto& [k, v] : c.params) {
-    if (k == "clock") {
-      try {
-        clock = parse_clock(v);
-      } catch (const std::invalid_argument& e) {
-        throw CommandError(e.what());
-      }
-    } else {
-      opts.push_back(k + "=" + v);
-    }
-  }
+  auto [opts, clock] = game_options_and_clock(c);
   for (const auto& f : c.flags) opts.push_back(f);  // --winningways: a preset
   auto game = make_game(c.game, join(opts, ","));
   if (static_cast<int>(c.args.size()) != game->num_seats()) {
