@@ -65,6 +65,7 @@ def test_bad_input_changes_nothing():
             (bob, "bohnduell challenge alice mallory", r"you must be one of the players"),
             (bob, "nosuchgame challenge alice bob", r"unknown game 'nosuchgame'"),
             (bob, "bohnduell challenge -bogus=1 alice bob", r"unknown option 'bogus'"),
+            (bob, "bohnduell challenge -clock=fast alice bob", r"bad clock 'fast'"),
             (bob, "register x y", r"bad user name"),
             (bob, "login bob wrong-password", r"wrong name or password"),
             (bob, "show 101#7", r"no ply 7 at bohnduell 101"),
