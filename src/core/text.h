@@ -1,5 +1,6 @@
 #pragma once
 // Small string helpers shared by notation parsers and printers.
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,6 +18,16 @@ std::vector<std::string_view> split(std::string_view text, char sep);
 std::vector<std::string_view> split_ws(std::string_view text);
 // `parts` joined with `sep`.
 std::string join(const std::vector<std::string>& parts, std::string_view sep);
+// True if `text` is well-formed UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing
+// above U+10FFFF). Every transport checks its input with this at the edge (docs/SECURITY.md).
+bool valid_utf8(std::string_view text);
+// Byte offset of the first byte of `text` that is not part of well-formed UTF-8, or
+// std::string_view::npos when all of it is.
+std::size_t first_invalid_utf8(std::string_view text);
+// `text` read as ISO 8859-1 (each byte is the code point of the same value), as UTF-8. The biloba
+// 0.9.3 client sends names in the machine's 8-bit encoding, Latin-1 on the Debian systems of its
+// time; the .blb dump keeps the wire bytes.
+std::string latin1_to_utf8(std::string_view text);
 // True if `text` starts with `prefix`.
 inline bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;

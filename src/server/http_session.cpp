@@ -7,6 +7,7 @@
 
 #include "core/registry.h"
 #include "core/text.h"
+#include "server/json_text.h"
 #include "server/lobby.h"
 #include "server/static_files.h"
 #include "server/ws_session.h"
@@ -103,7 +104,7 @@ void HttpSession::on_read(beast::error_code ec) {
                    {"min_seats", g->min_seats},
                    {"max_seats", g->max_seats}});
     }
-    respond(make(http::status::ok, j.dump() + "\n", "application/json"));
+    respond(make(http::status::ok, json_text(j) + "\n", "application/json"));
     return;
   }
   if (target == "/api/tables") {
@@ -119,7 +120,7 @@ void HttpSession::on_read(beast::error_code ec) {
                    {"seats", seats},
                    {"options", s.options}});
     }
-    respond(make(http::status::ok, j.dump() + "\n", "application/json"));
+    respond(make(http::status::ok, json_text(j) + "\n", "application/json"));
     return;
   }
   if (starts_with(target, "/records/")) {

@@ -1,5 +1,7 @@
 #include "server/render.h"
 
+#include "server/json_text.h"
+
 namespace plateau::server {
 
 std::string render_text(const Event& event) {
@@ -30,7 +32,7 @@ std::string render_json(const Event& event, long long re) {
   if (event.type == "board" || event.type == "challenge") j["page"] = event.page;
   if (re >= 0) j["re"] = re;
   // Invalid UTF-8 from a client (chat) is replaced rather than failing the whole event.
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return json_text(j);
 }
 
 }  // namespace plateau::server

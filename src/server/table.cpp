@@ -12,6 +12,7 @@
 #include "core/record.h"
 #include "core/registry.h"
 #include "core/text.h"
+#include "server/json_text.h"
 #include "server/lobby.h"
 #include "server/rating_policy.h"
 
@@ -175,7 +176,7 @@ std::string Table::data_json() const {
   json extra = json::array();
   for (const auto& e : extra_entries_) extra.push_back({e.text, e.seat});
   j["extra"] = extra;
-  return j.dump();
+  return json_text(j);
 }
 
 void Table::load_data_json(const std::string& text) {

@@ -17,6 +17,32 @@ TEST(Text, TrimSplitJoin) {
   EXPECT_EQ(to_lower("E7-E6"), "e7-e6");
 }
 
+TEST(Text, Utf8Validation) {
+  EXPECT_TRUE(valid_utf8(""));
+  EXPECT_TRUE(valid_utf8("plain ASCII"));
+  EXPECT_TRUE(valid_utf8("Andr\xC3\xA9"));          // é
+  EXPECT_TRUE(valid_utf8("\xE2\x82\xAC"));           // €
+  EXPECT_TRUE(valid_utf8("\xF0\x9F\x8E\xB2"));       // 🎲
+  EXPECT_TRUE(valid_utf8("\xF4\x8F\xBF\xBF"));       // U+10FFFF
+  EXPECT_FALSE(valid_utf8("\xFF"));
+  EXPECT_FALSE(valid_utf8("Andr\xE9"));              // Latin-1, as biloba 0.9.3 sends it
+  EXPECT_FALSE(valid_utf8("\xC0\xAF"));               // overlong '/'
+  EXPECT_FALSE(valid_utf8("\xE0\x80\xAF"));           // overlong '/'
+  EXPECT_FALSE(valid_utf8("\xED\xA0\x80"));           // surrogate U+D800
+  EXPECT_FALSE(valid_utf8("\xF4\x90\x80\x80"));       // above U+10FFFF
+  EXPECT_FALSE(valid_utf8("\xE2\x82"));               // truncated
+  EXPECT_FALSE(valid_utf8("\x80"));                   // lone continuation
+  EXPECT_EQ(first_invalid_utf8("ab\xC3\xA9c\xFFd"), 5u);
+  EXPECT_EQ(first_invalid_utf8("abc"), std::string_view::npos);
+}
+
+TEST(Text, Latin1ToUtf8) {
+  EXPECT_EQ(latin1_to_utf8("Andr\xE9"), "Andr\xC3\xA9");
+  EXPECT_EQ(latin1_to_utf8("abc"), "abc");
+  EXPECT_EQ(latin1_to_utf8("\xFF\x80"), "\xC3\xBF\xC2\x80");
+  EXPECT_TRUE(valid_utf8(latin1_to_utf8(std::string("\x00\x7F\x80\xFF", 4))));
+}
+
 // The generator must give the same numbers on every machine: records of bot games and
 // reproducible matches depend on it.
 TEST(Random, SequenceIsFixedForASeed) {
