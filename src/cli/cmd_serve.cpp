@@ -13,6 +13,8 @@ struct ServeOptions {
   std::string data_dir = "./data";
   std::string log_level = "info";
   int idle_timeout = 1800;
+  int login_timeout = 60;
+  int partial_line_timeout = 30;
   double rate = 20.0;
 };
 
@@ -47,6 +49,43 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--rate", opt->rate, "Commands per second per connection")
       ->capture_default_str()
       ->check(CLI::Range(1.0, 100000.0));
+  auto& limits = opt->server.limits;
+  cmd->add_option("--login-timeout", opt->login_timeout,
+                  "Seconds a connection may stay without logging in")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 86400));
+  cmd->add_option("--partial-line-timeout", opt->partial_line_timeout,
+                  "Seconds an unfinished command line may wait for its end")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 86400));
+  cmd->add_option("--max-output-bytes", limits.max_output_bytes,
+                  "Unsent output per connection in bytes; a slower reader is closed")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{4096}, std::size_t{1} << 30));
+  cmd->add_option("--max-connections-per-address", limits.max_connections_per_address,
+                  "Open connections from one IP address")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  cmd->add_option("--max-connections", limits.max_connections, "Open connections in all")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  auto& lobby_limits = opt->server.lobby_limits;
+  cmd->add_option("--max-tables-per-user", lobby_limits.max_open_tables_per_user,
+                  "Open tables (set-up or playing) per account")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000));
+  cmd->add_option("--max-tables-per-guest", lobby_limits.max_open_tables_per_guest,
+                  "Open tables (set-up or playing) per guest")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 100000));
+  cmd->add_option("--hash-threads", lobby_limits.hash_threads,
+                  "Threads for password hashing (apart from the CPU players)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 64));
+  cmd->add_option("--biloba-max-clicks", lobby_limits.biloba_max_clicks,
+                  "Clicks kept per biloba 0.9.3 network game")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{100}, std::size_t{10000000}));
   cmd->add_option("--log-level", opt->log_level, "trace, debug, info, warn, error")
       ->capture_default_str();
   cmd->callback([opt] {
@@ -54,6 +93,8 @@ void add_serve_command(CLI::App& app) {
     spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");
     opt->server.data_dir = opt->data_dir;
     opt->server.limits.idle_timeout = std::chrono::seconds(opt->idle_timeout);
+    opt->server.limits.login_timeout = std::chrono::seconds(opt->login_timeout);
+    opt->server.limits.partial_line_timeout = std::chrono::seconds(opt->partial_line_timeout);
     opt->server.limits.commands_per_second = opt->rate;
     opt->server.limits.burst = std::max(40.0, opt->rate * 2);
     server::run_server(opt->server);

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "server/limits.h"
 #include "server/session.h"
 
 namespace plateau::server {
@@ -24,6 +25,7 @@ struct ServerOptions {
   int io_threads = 2;
   int worker_threads = 2;  // CPU players and password hashing
   SessionLimits limits;
+  LobbyLimits lobby_limits;
 };
 
 // Runs the server until SIGTERM/SIGINT. Returns the process exit status. Throws

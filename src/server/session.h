@@ -11,17 +11,12 @@
 
 #include "server/asio.h"
 #include "server/client.h"
+#include "server/limits.h"
 
 namespace plateau::server {
 
 class Lobby;
 
-struct SessionLimits {
-  double commands_per_second = 20.0;       // sustained rate
-  double burst = 40.0;                     // bucket size
-  std::size_t max_pending = 100;           // lines waiting while one runs; more is a flood: close
-  std::size_t max_output_bytes = 4 << 20;  // unsent output; more is a stuck client: close
-  std::chrono::seconds idle_timeout{1800};
 };
 
 class Session : public Client {

@@ -1,0 +1,56 @@
+#pragma once
+// Every resource bound of `plateau serve` in one place (issue 12; docs/SECURITY.md lists each
+// with its default and the flag that sets it). Defaults hold on a 2-core machine facing strangers.
+// Transports enforce SessionLimits; the lobby and tables enforce LobbyLimits.
+#include <chrono>
+#include <cstddef>
+
+namespace plateau::server {
+
+// Per connection (text, WebSocket, HTTP) and per listening port.
+struct SessionLimits {
+  double commands_per_second = 20.0;  // sustained rate (token bucket); --rate
+  double burst = 40.0;                // bucket size
+  std::size_t max_pending = 100;      // lines waiting while one runs; more is a flood: close
+  // Unsent output in bytes (whatever the transport queues in user space); a reader that falls
+  // further behind is closed. --max-output-bytes
+  std::size_t max_output_bytes = 1u << 20;
+  // Open connections from one IP address, all ports together; more are refused at accept.
+  // --max-connections-per-address
+  std::size_t max_connections_per_address = 32;
+  // Open connections in all; more are refused at accept. --max-connections
+  std::size_t max_connections = 4000;
+  std::chrono::seconds idle_timeout{1800};  // logged in, silent; --idle-timeout
+  // A connection that has not logged in (register, login, guest) within this closes.
+  // --login-timeout
+  std::chrono::seconds login_timeout{60};
+  // A partial line (bytes without their line end) older than this closes the connection.
+  // --partial-line-timeout
+  std::chrono::seconds partial_line_timeout{30};
+  // accept() failing for lack of descriptors (EMFILE/ENFILE) waits this long before retrying;
+  // the failure is logged at most once per second.
+  std::chrono::milliseconds accept_backoff{100};
+};
+
+// Per account, per address, per table.
+struct LobbyLimits {
+  // Tables in set-up or playing that one account created or was challenged into by
+  // someone else's command; more are refused. --max-tables-per-user, --max-tables-per-guest
+  int max_open_tables_per_user = 20;
+  int max_open_tables_per_guest = 3;
+  // Failed logins: after each failure for an account or from an address, the next attempt
+  // for it waits (refused with "try again in N s") base * 2^(failures-1), capped at max.
+  std::chrono::milliseconds login_backoff_base{1000};
+  std::chrono::milliseconds login_backoff_max{std::chrono::minutes(15)};
+  // Threads that hash passwords (Argon2id), apart from the CPU players' pool. --hash-threads
+  int hash_threads = 1;
+  // Clicks kept per game on the biloba 0.9.3 port; a game that reaches it ends without a
+  // result (the original's games are a few hundred clicks). --biloba-max-clicks
+  std::size_t biloba_max_clicks = 20000;
+};
+
+// NIST SP 800-63B §5.1.1.2: memorised secrets of at least 8 characters.
+inline constexpr std::size_t kMinPasswordLength = 8;
+inline constexpr std::size_t kMaxPasswordLength = 128;
+
+}  // namespace plateau::server
