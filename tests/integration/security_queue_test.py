@@ -65,6 +65,30 @@ def test_queued_move_keeps_its_ply():
             server.kill()
 
 
+def test_the_reported_attack_queue_c3_9():
+    """The issue's line: `queue 101 C3#9` (Phutball) was played at ply 3."""
+    server = Server(BINARY, extra=["--rate", "1000"]).start()
+    try:
+        alice = server.text("alice", "pw-alice-1", register=True)
+        bob = server.text("bob", "pw-bob-12", register=True)
+        alice.send("phutball challenge alice bob")
+        alice.expect(r"^New Phutball Board 101$")
+        alice.send("move 101 H11#1")
+        bob.expect(r"^phutball 101: 1\. O alice H11$")
+        assert answer(alice, "queue 101 C3#9") == (
+            "Queued C3#9 at phutball 101; it will be played when your turn comes.\n")
+        bob.send("move 101 J12#2")
+        bob.expect(r"^phutball 101: 2\. X bob J12$")
+        alice.expect(r"^phutball 101: 2\. X bob J12$")
+        alice.expect(r"^Your queued move C3#9 at phutball 101 is dropped: the next move is #3\.$")
+        page = answer(alice, "show 101")
+        assert "It is alice's turn." in page and "C3" not in page, page
+        assert server.stop() == 0
+    finally:
+        if server.alive():
+            server.kill()
+
+
 def test_undo_draw_and_the_end_cancel_the_queue():
     server = Server(BINARY, extra=["--rate", "1000"]).start()
     try:
@@ -114,4 +138,5 @@ def test_undo_draw_and_the_end_cancel_the_queue():
             server.kill()
 
 
-run_tests([test_queued_move_keeps_its_ply, test_undo_draw_and_the_end_cancel_the_queue])
+run_tests([test_queued_move_keeps_its_ply, test_the_reported_attack_queue_c3_9,
+           test_undo_draw_and_the_end_cancel_the_queue])
