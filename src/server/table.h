@@ -176,8 +176,8 @@ class Table : public std::enable_shared_from_this<Table> {
   // Game flow.
   void play(Tx& tx, const Move& move, int seat, bool automatic);
   void after_move(Tx& tx);
-  // Ends the game with `table_seat` losing ("Resign" or "Forfeit" in the move table); a
-  // resignation before every seat has moved declines the challenge instead.
+  // Ends the game with `table_seat` losing ("Resign" or "Forfeit" in the move table); before
+  // every seat has moved it ends with no result instead (end_without_result).
   void resign_seat(Tx& tx, int table_seat, const std::string& entry,
                    const std::string& reason = "");
   void end_game(Tx& tx, std::vector<double> returns, const std::string& reason);
@@ -269,7 +269,7 @@ class Table : public std::enable_shared_from_this<Table> {
   std::vector<double> returns_;  // by game seat, once over
   std::vector<std::string> rating_lines_;
   std::optional<Request> request_;
-  std::map<std::string, std::string> queued_;  // user -> move text
+  std::map<std::string, std::string> queued_;  // lower-case user -> "MOVE" or "MOVE#n"
   std::set<std::string> queued_resign_;
   std::map<std::string, std::string> table_flags_;  // invisible, drawseat, host, result
   std::set<std::string> invited_;                   // lower-case names invited with /invite
