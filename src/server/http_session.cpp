@@ -125,7 +125,16 @@ void BasicHttpSession<Stream>::on_read(beast::error_code ec) {
         !websocket_origin_allowed(std::string_view(origin->value().data(), origin->value().size()),
                                   std::string_view(host.data(), host.size()), kIsTls<Stream>,
                                   settings_->allowed_origins)) {
-      spdlog::info("http: WebSocket upgrade from Origin {} refused", std::string(origin->value()));
+      // The operator's clue to a missing --allow-origin (behind a proxy); the value is the
+      // client's: printable ASCII only, at most 100 bytes in the log.
+      std::string shown(origin->value().substr(0, 100));
+      for (char& c : shown) {
+        if (c < 0x20 || c > 0x7e) c = '?';
+      }
+      spdlog::info(
+          "http: WebSocket upgrade from Origin {} refused (not this server's origin, "
+          "not an --allow-origin)",
+          shown);
       respond(
           make(http::status::forbidden, "WebSocket connections from this origin are refused\n"));
       return;
