@@ -22,6 +22,9 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   HttpSession(Lobby& lobby, boost::asio::ip::tcp::socket socket, SessionLimits limits,
               const std::atomic<bool>& ready, std::filesystem::path web_dir);
   void start();
+  // Keeps `slot` (the connection's place in the ConnectionLimit) for the connection's life,
+  // handed on to the WebSocket session after an upgrade.
+  void hold(std::shared_ptr<const void> slot) { slot_ = std::move(slot); }
 
  private:
   using Request = boost::beast::http::request<boost::beast::http::string_body>;
@@ -39,6 +42,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   SessionLimits limits_;
   const std::atomic<bool>& ready_;
   std::filesystem::path web_dir_;
+  std::shared_ptr<const void> slot_;
 };
 
 }  // namespace plateau::server
