@@ -29,6 +29,7 @@ void Session::ended() {
   closing_ = true;
   idle_.cancel();
   login_.cancel();
+  slot_.reset();  // the connection is gone, whoever still holds the session
   lobby_.disconnected(std::static_pointer_cast<Client>(shared_from_this()));
   spdlog::info("{}: disconnected{}", describe(), user.empty() ? "" : " (" + user + ")");
 }

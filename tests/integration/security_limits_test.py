@@ -56,39 +56,49 @@ def slow_ws(port):
 
 
 def test_slow_readers_are_closed_and_memory_stays_bounded():
+    """20 spectators (10 text, 10 WebSocket) of a busy table never read: each is closed once
+    more than 1 MiB waits for it, and the server's memory stays bounded."""
     server = Server(BINARY, extra=["--rate", "100000"]).start()
     try:
-        baseline = server.rss_kib()
+        talker = server.text()
+        talker.send("guest")
+        talker.expect(r"^Hello, guest\d+")
+        talker.send("/open bohnduell")
+        m = talker.expect(r"^Table bohnduell (\d+) is open")
+        board = m.group(1).encode()
         readers = []
         for i in range(10):
             t = slow_socket(server.text_port)
-            t.sendall(b"guest\n")
-            readers.append((t, b"help\n"))
+            t.sendall(b"guest\n/watch " + board + b"\n")
+            readers.append(t)
             w = slow_ws(server.http_port)
-            w.sendall(ws_frame(b"guest"))
-            readers.append((w, ws_frame(b'{"cmd": "help", "id": 1}')))
-        open_ = set(range(len(readers)))
+            w.sendall(ws_frame(b"guest") + ws_frame(b"/watch " + board))
+            readers.append(w)
+        talker.send("who")
+        time.sleep(1)
+        baseline = server.rss_kib()
         peak = baseline
+        chat = "say " + "x" * 900  # chat lines are at most 1000 bytes
         deadline = time.time() + 60
-        while open_ and time.time() < deadline:
-            for i in list(open_):
-                s, line = readers[i]
-                try:
-                    s.sendall(line * 20)  # never read: the server's replies pile up
-                except OSError:
-                    open_.discard(i)
+        sent = 0
+        while time.time() < deadline:
+            talker.sock.sendall(((chat + "\n") * 50).encode())
+            sent += 50
+            talker.send("ping")
+            talker.expect(r"^pong$", timeout=20)  # the talker reads: it is never closed
             peak = max(peak, server.rss_kib())
-            time.sleep(0.01)
-        assert not open_, f"{len(open_)} slow readers never closed; log:\n" + \
-            server.read_log()[-3000:]
+            if server.read_log().count(BACKLOG_LINE) >= len(readers):
+                break
         log = server.read_log()
         assert log.count(BACKLOG_LINE) == len(readers), log[-3000:]
+        assert "commands waiting" not in log, log[-3000:]
+        for s in readers:
+            s.close()
         growth_mib = (peak - baseline) / 1024
         print(f"RSS: baseline {baseline // 1024} MiB, peak {peak // 1024} MiB, growth "
-              f"{growth_mib:.1f} MiB with {len(readers)} slow readers", flush=True)
+              f"{growth_mib:.1f} MiB with {len(readers)} slow readers after {sent} chat lines",
+              flush=True)
         assert growth_mib < 64, growth_mib
-        for s, _ in readers:
-            s.close()
         c = server.text()
         c.send("guest")
         c.expect(r"^Hello, guest\d+")
@@ -139,6 +149,7 @@ def test_connections_per_address_across_ports():
             pass
         s.close()
         # Leaving makes room.
+        text[0].sock.shutdown(socket.SHUT_RDWR)  # close() alone waits for the reader thread
         text[0].close()
         deadline = time.time() + 5
         while True:

@@ -108,7 +108,9 @@ struct LegacyServer::Impl : std::enable_shared_from_this<LegacyServer::Impl> {
   awaitable<void> accept_loop();
   void notify(Game& game);
   void finalize(const std::shared_ptr<Game>& game);
+  // Records a relayed click, feeds it to the replay, and ends the game at max_clicks.
   void append(Game& game, Click click);
+  void replay(Game& game, Click click);
   void maybe_cpu_fill(const std::shared_ptr<Game>& game);
 
   Strand strand;
@@ -760,15 +762,19 @@ void Impl::notify(Game& game) {
 void Impl::append(Game& game, Click click) {
   if (game.killed) return;
   game.moves.push_back(click);
+  replay(game, click);
   if (game.moves.size() >= options.max_clicks) {
-    // Ended like a game a player left: every connection is told (−2, −2) and closes.
+    // Ended like a game a player left: the last click is still delivered, then every
+    // connection gets (−2, −2) or its end of stream.
     log("game " + std::to_string(game.id) + ": " + std::to_string(game.moves.size()) +
         " clicks, the most kept per game; killing it");
     game.click_limit = true;
     game.killed = true;
     notify(game);
-    return;
   }
+}
+
+void Impl::replay(Game& game, Click click) {
   if (!game.machine || game.replay_broken || click.x < 0) return;
   if (game.machine->over() || game.machine->asked() != click.seat) {
     // The relay never checks rules (§11): a click out of turn desynchronises the clients,
