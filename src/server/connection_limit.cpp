@@ -25,9 +25,8 @@ ConnectionLimit::Slot ConnectionLimit::admit(const std::string& address, Refusal
   }
   // The slot owns a reference to the counter, so it may outlive whoever made it.
   auto self = shared_from_this();
-  return Slot(static_cast<const void*>(this), [self, address](const void*) {
-    self->release(address);
-  });
+  return Slot(static_cast<const void*>(this),
+              [self, address](const void*) { self->release(address); });
 }
 
 void ConnectionLimit::release(const std::string& address) {

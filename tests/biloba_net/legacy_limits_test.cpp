@@ -20,8 +20,8 @@ void set_up_game(Connection& a, Connection& b, const std::string& game_name) {
   expect_bytes(a, str("OK"));
   a.send(str(game_name));
   a.read_bytes(5);  // the id
-  a.send(Bytes{0x10, 0x02, 0x00, 'A', 'n', 'd', 'r', 0xE9, 0x00, 0x01, 'R', 'e', 'm', 'o', 't',
-               'e', 0x00});
+  a.send(Bytes{0x10, 0x02, 0x00, 'A', 'n', 'd', 'r', 0xE9, 0x00, 0x01, 'R', 'e', 'm', 'o', 't', 'e',
+               0x00});
   expect_bytes(a, str("READY"));
   b.send(str("LISTGAME"));
   expect_bytes(b, str("NUMP"));
