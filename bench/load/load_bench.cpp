@@ -4,7 +4,8 @@
 // so every move sent is legal) game after game for the given time. Reports moves/s, the latency
 // from sending a move to its acknowledgement (p50/p99), the server's memory, and - after a
 // graceful stop - compares every acknowledged move with the moves in plateau.db: lost and
-// duplicated moves must both be 0.
+// duplicated moves must both be 0. All clients share 127.0.0.1, so the server is started with
+// --max-connections-per-address and --max-connections raised to the number of clients + 64.
 //
 //   plateau_load --server build/release/plateau --connections 1000 --games 500 --seconds 20
 #include <SQLiteCpp/SQLiteCpp.h>
@@ -334,9 +335,14 @@ int run(const Options& opt) {
     std::string data = (dir / "data").string();
     std::string tp = std::to_string(text_port), hp = std::to_string(http_port),
                 bp = std::to_string(biloba_port);
+    // Every client comes from 127.0.0.1: raise the per-address connection cap (default 32)
+    // and the total cap above the number of clients (with room for the probes).
+    const std::string cap = std::to_string(opt.connections + 64);
     ::execl(opt.server.c_str(), opt.server.c_str(), "serve", "--data-dir", data.c_str(), "--bind",
             "127.0.0.1", "--text-port", tp.c_str(), "--http-port", hp.c_str(), "--biloba-port",
-            bp.c_str(), "--log-level", "warn", "--rate", "100000", static_cast<char*>(nullptr));
+            bp.c_str(), "--log-level", "warn", "--rate", "100000",
+            "--max-connections-per-address", cap.c_str(), "--max-connections", cap.c_str(),
+            static_cast<char*>(nullptr));
     std::perror("exec");
     std::_Exit(127);
   }

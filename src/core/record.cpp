@@ -123,6 +123,10 @@ Record parse_record(std::string_view text) {
   int comment_line = 0;
   for (std::string_view raw : split(text, '\n')) {
     ++line_no;
+    // Records come from files and uploads: text is validated at the edge (docs/SECURITY.md).
+    if (const std::size_t bad = first_invalid_utf8(raw); bad != std::string_view::npos) {
+      throw RecordError(line_no, "invalid UTF-8 at byte " + std::to_string(bad) + " of the line");
+    }
     std::string_view line = trim(raw);
     if (!in_comment && !line.empty() && line.front() == '[') {
       if (!record.moves.empty()) throw RecordError(line_no, "tag after the moves");

@@ -39,7 +39,8 @@ struct Record {
 };
 
 // Reads the syntax of a record (no rules checked). Throws RecordError with the line number for
-// malformed tags, unterminated comments or a missing Game tag.
+// a line that is not well-formed UTF-8 ("line 3: invalid UTF-8 at byte 12 of the line", the
+// byte counted from 0), malformed tags, unterminated comments or a missing Game tag.
 Record parse_record(std::string_view text);
 
 // A record replayed through the rules.

@@ -115,6 +115,12 @@ void BasicHttpSession<Stream>::on_read(beast::error_code ec) {
   parser_->get().keep_alive(req.keep_alive());
 
   const std::string target(req.target());
+  // Text is validated at the edge (docs/SECURITY.md): nothing past here sees invalid UTF-8.
+  if (const std::size_t bad = first_invalid_utf8(target); bad != std::string::npos) {
+    respond(make(http::status::bad_request, "error: invalid UTF-8 at byte " +
+                                                std::to_string(bad) + " of the request target\n"));
+    return;
+  }
   if (beast::websocket::is_upgrade(req)) {
     if (target != "/ws") {
       respond(make(http::status::not_found, "WebSocket endpoint is /ws\n"));
@@ -141,6 +147,7 @@ void BasicHttpSession<Stream>::on_read(beast::error_code ec) {
       return;
     }
     auto ws = std::make_shared<BasicWsSession<Stream>>(lobby_, std::move(stream_), limits_);
+    ws->hold(std::move(slot_));
     ws->start(std::move(req));
     return;
   }

@@ -38,6 +38,9 @@ class BasicHttpSession : public std::enable_shared_from_this<BasicHttpSession<St
   BasicHttpSession(Lobby& lobby, Stream stream, SessionLimits limits,
                    const std::atomic<bool>& ready, std::shared_ptr<const HttpSettings> settings);
   void start();
+  // Keeps `slot` (the connection's place in the ConnectionLimit) for the connection's life,
+  // handed on to the WebSocket session after an upgrade.
+  void hold(std::shared_ptr<const void> slot) { slot_ = std::move(slot); }
 
  private:
   using Request = boost::beast::http::request<boost::beast::http::string_body>;
@@ -57,6 +60,7 @@ class BasicHttpSession : public std::enable_shared_from_this<BasicHttpSession<St
   SessionLimits limits_;
   const std::atomic<bool>& ready_;
   std::shared_ptr<const HttpSettings> settings_;
+  std::shared_ptr<const void> slot_;
 };
 
 using HttpSession = BasicHttpSession<PlainStream>;

@@ -13,6 +13,8 @@
 #include <vector>
 
 #include "server/asio.h"
+#include "server/connection_limit.h"
+#include "server/rate_limited_log.h"
 #include "server/http_session.h"
 #include "server/lobby.h"
 #include "server/text_session.h"
@@ -25,13 +27,27 @@ namespace {
 
 using boost::asio::ip::tcp;
 
-// Accepts connections on one port and hands each socket, on its own strand, to `make_session`.
+// Accepts connections on one port and hands each socket, on its own strand, to `factory`
+// with its place in the ConnectionLimit (a connection over a limit is refused at once, after
+// `refusal(text)` is written to it when that is not empty). When accept fails for lack of
+// descriptors (EMFILE, ENFILE, or no kernel memory) it waits SessionLimits::accept_backoff
+// before trying again, instead of spinning on a connection it cannot take; failures are logged
+// at most once per second.
 class Listener : public std::enable_shared_from_this<Listener> {
  public:
-  using Factory = std::function<void(tcp::socket)>;
+  using Factory = std::function<void(tcp::socket, ConnectionLimit::Slot)>;
+  using Refusal = std::function<std::string(const char* why)>;
   Listener(boost::asio::io_context& io, const tcp::endpoint& endpoint, std::string name,
-           Factory factory)
-      : io_(io), acceptor_(io), name_(std::move(name)), factory_(std::move(factory)) {
+           std::shared_ptr<ConnectionLimit> limit, std::chrono::milliseconds backoff,
+           Refusal refusal, Factory factory)
+      : io_(io),
+        acceptor_(io),
+        retry_(io),
+        name_(std::move(name)),
+        limit_(std::move(limit)),
+        backoff_(backoff),
+        refusal_(std::move(refusal)),
+        factory_(std::move(factory)) {
     acceptor_.open(endpoint.protocol());
     acceptor_.set_option(boost::asio::socket_base::reuse_address(true));
     acceptor_.bind(endpoint);
@@ -42,6 +58,8 @@ class Listener : public std::enable_shared_from_this<Listener> {
   void stop() {
     boost::asio::post(acceptor_.get_executor(), [self = shared_from_this()] {
       boost::system::error_code ignored;
+      self->stopped_ = true;
+      self->retry_.cancel();
       self->acceptor_.close(ignored);
     });
   }
@@ -51,30 +69,81 @@ class Listener : public std::enable_shared_from_this<Listener> {
     acceptor_.async_accept(
         boost::asio::make_strand(io_),
         [self = shared_from_this()](boost::system::error_code ec, tcp::socket socket) {
-          if (ec == boost::asio::error::operation_aborted) return;
+          if (ec == boost::asio::error::operation_aborted || self->stopped_) return;
           if (!ec) {
-            socket.set_option(tcp::no_delay(true), ec);
-            self->factory_(std::move(socket));
-          } else {
-            spdlog::warn("{}: accept failed: {}", self->name_, ec.message());
+            self->admit(std::move(socket));
+            self->accept();
+            return;
+          }
+          if (auto n = self->failures_.due()) {
+            spdlog::warn("{}: accept failed: {}{}", self->name_, ec.message(),
+                         *n > 1 ? " (" + std::to_string(*n) + " times since the last report)"
+                                : std::string());
+          }
+          if (out_of_resources(ec)) {
+            // The pending connection stays in the backlog: retry once descriptors may be free.
+            self->retry_.expires_after(self->backoff_);
+            self->retry_.async_wait([self](boost::system::error_code wait_ec) {
+              if (!wait_ec && !self->stopped_) self->accept();
+            });
+            return;
           }
           self->accept();
         });
   }
 
+  static bool out_of_resources(const boost::system::error_code& ec) {
+    return ec == boost::asio::error::no_descriptors ||
+           ec == boost::system::errc::too_many_files_open_in_system ||
+           ec == boost::asio::error::no_buffer_space || ec == boost::asio::error::no_memory;
+  }
+
+  void admit(tcp::socket socket) {
+    boost::system::error_code ec;
+    const auto peer = socket.remote_endpoint(ec);
+    if (ec) return;  // already gone
+    ConnectionLimit::Refusal why = ConnectionLimit::Refusal::kNone;
+    auto slot = limit_->admit(peer.address().to_string(), &why);
+    if (!slot) {
+      if (auto n = refusals_.due()) {
+        spdlog::warn("{}: refused {}: {}{}", name_, peer.address().to_string(), refusal_text(why),
+                     *n > 1 ? " (" + std::to_string(*n) + " refusals since the last report)"
+                            : std::string());
+      }
+      const std::string text = refusal_ ? refusal_(refusal_text(why)) : std::string();
+      if (!text.empty()) {
+        // A new socket's send buffer is empty: this never blocks, and a failure is ignored.
+        socket.non_blocking(true, ec);
+        socket.write_some(boost::asio::buffer(text), ec);
+      }
+      socket.shutdown(tcp::socket::shutdown_both, ec);
+      socket.close(ec);
+      return;
+    }
+    socket.set_option(tcp::no_delay(true), ec);
+    factory_(std::move(socket), std::move(slot));
+  }
+
   boost::asio::io_context& io_;
   tcp::acceptor acceptor_;
+  boost::asio::steady_timer retry_;
   std::string name_;
+  std::shared_ptr<ConnectionLimit> limit_;
+  std::chrono::milliseconds backoff_;
+  Refusal refusal_;
   Factory factory_;
+  RateLimitedLog failures_;
+  RateLimitedLog refusals_;
+  bool stopped_ = false;
 };
 
 // The port-8000 server of biloba 0.9.3 clients (src/server/biloba/legacy_server.h). Each
 // finished legacy game is replayed through the rules and kept as the original's .blb dump and
 // as a Plateau record, both in <data_dir>/biloba/, and as a finished table of the lobby (in the
 // store: listed, viewable and downloadable like any other game).
-std::unique_ptr<biloba::net::LegacyServer> start_biloba_server(boost::asio::io_context& io,
-                                                               const ServerOptions& options,
-                                                               Lobby& lobby) {
+std::unique_ptr<biloba::net::LegacyServer> start_biloba_server(
+    boost::asio::io_context& io, const ServerOptions& options, Lobby& lobby,
+    std::shared_ptr<ConnectionLimit> connections) {
   const auto dir = options.data_dir / "biloba";
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -83,6 +152,14 @@ std::unique_ptr<biloba::net::LegacyServer> start_biloba_server(boost::asio::io_c
   legacy.port = options.biloba_port;
   legacy.dump_dir = dir.string();
   legacy.log_file = options.biloba_log;
+  legacy.max_clicks = options.lobby_limits.biloba_max_clicks;
+  legacy.accept_backoff = options.limits.accept_backoff;
+  legacy.admit = [connections](const std::string& address) -> std::shared_ptr<const void> {
+    ConnectionLimit::Refusal why = ConnectionLimit::Refusal::kNone;
+    auto slot = connections->admit(address, &why);
+    if (!slot) spdlog::debug("biloba: refused {}: {}", address, refusal_text(why));
+    return slot;
+  };
   // Game ids continue after the dumps already kept (the original restarted at 1).
   for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
     const std::string name = entry.path().filename().string();
@@ -94,13 +171,16 @@ std::unique_ptr<biloba::net::LegacyServer> start_biloba_server(boost::asio::io_c
     std::string file = biloba::net::dump_file_name(game.id, game.name);
     file.replace(file.size() - 4, 4, ".record");
     std::ofstream(dir / file) << game.record;
-    spdlog::info("biloba: game {} \"{}\" ended ({} clicks)", game.id, game.name,
+    spdlog::info("biloba: game {} \"{}\" ended ({} clicks)", game.id, game.display_name,
                  game.clicks.records.size());
     if (game.game_spec.empty() || game.moves.empty()) return;
     try {
       auto table = lobby.import_game(game.game_spec, biloba::net::lobby_names(game.seat_names),
                                      game.moves,
-                                     "a player left the biloba 0.9.3 game", {});
+                                     game.click_limit
+                                         ? "the biloba 0.9.3 game reached its click limit"
+                                         : "a player left the biloba 0.9.3 game",
+                                     {});
       spdlog::info("biloba: game {} kept as {} {}", game.id, table->game_name(), table->number());
     } catch (const std::exception& e) {
       spdlog::error("biloba: game {} not kept in the store: {}", game.id, e.what());
@@ -148,25 +228,42 @@ int run_server(const ServerOptions& options) {
   http_settings->allowed_origins = options.allowed_origins;
 
   std::atomic<bool> ready{false};
+  // Every port's connections count against the same per-address and total limits.
+  auto connections = std::make_shared<ConnectionLimit>(options.limits.max_connections_per_address,
+                                                       options.limits.max_connections);
   const auto address = boost::asio::ip::make_address(options.bind);
   std::vector<std::shared_ptr<Listener>> listeners;
   try {
     listeners.push_back(std::make_shared<Listener>(
-        io, tcp::endpoint(address, options.text_port), "text",
-        [&lobby, &options](tcp::socket socket) {
-          std::make_shared<TextSession>(lobby, std::move(socket), options.limits)->start();
+        io, tcp::endpoint(address, options.text_port), "text", connections,
+        options.limits.accept_backoff,
+        [](const char* why) { return "error: " + std::string(why) + "\n"; },
+        [&lobby, &options](tcp::socket socket, ConnectionLimit::Slot slot) {
+          auto session = std::make_shared<TextSession>(lobby, std::move(socket), options.limits);
+          session->hold(std::move(slot));
+          session->start();
         }));
     listeners.push_back(std::make_shared<Listener>(
-        io, tcp::endpoint(address, options.http_port), tls ? "https" : "http",
-        [&lobby, &options, &ready, http_settings, tls](tcp::socket socket) {
+        io, tcp::endpoint(address, options.http_port), tls ? "https" : "http", connections,
+        options.limits.accept_backoff,
+        [](const char* why) {
+          const std::string body = std::string(why) + "\n";
+          return "HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain\r\n"
+                 "Connection: close\r\nContent-Length: " +
+                 std::to_string(body.size()) + "\r\n\r\n" + body;
+        },
+        [&lobby, &options, &ready, http_settings, tls](tcp::socket socket,
+                                                        ConnectionLimit::Slot slot) {
           if (tls) {
-            std::make_shared<HttpsSession>(lobby, TlsStream(std::move(socket), *tls),
-                                           options.limits, ready, http_settings)
-                ->start();
+            auto session = std::make_shared<HttpsSession>(lobby, TlsStream(std::move(socket), *tls),
+                                                          options.limits, ready, http_settings);
+            session->hold(std::move(slot));
+            session->start();
           } else {
-            std::make_shared<HttpSession>(lobby, PlainStream(std::move(socket)), options.limits,
-                                          ready, http_settings)
-                ->start();
+            auto session = std::make_shared<HttpSession>(lobby, PlainStream(std::move(socket)),
+                                                         options.limits, ready, http_settings);
+            session->hold(std::move(slot));
+            session->start();
           }
         }));
   } catch (const boost::system::system_error& e) {
@@ -174,7 +271,7 @@ int run_server(const ServerOptions& options) {
   }
   std::unique_ptr<biloba::net::LegacyServer> biloba_server;
   if (options.biloba_port != 0) {
-    biloba_server = start_biloba_server(io, options, lobby);
+    biloba_server = start_biloba_server(io, options, lobby, connections);
   }
   for (auto& l : listeners) l->start();
 

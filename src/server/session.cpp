@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include "core/text.h"
 #include "server/lobby.h"
 
 namespace plateau::server {
@@ -11,6 +12,7 @@ Session::Session(Lobby& lobby, boost::asio::any_io_executor strand, SessionLimit
       strand_(strand),
       limits_(limits),
       idle_(strand),
+      login_(strand),
       tokens_(limits.burst),
       last_refill_(std::chrono::steady_clock::now()) {}
 
@@ -18,6 +20,7 @@ void Session::begin() {
   lobby_.connected(std::static_pointer_cast<Client>(shared_from_this()));
   spdlog::info("{}: connected", describe());
   arm_idle();
+  arm_login(limits_.login_timeout);
 }
 
 void Session::ended() {
@@ -25,6 +28,8 @@ void Session::ended() {
   ended_ = true;
   closing_ = true;
   idle_.cancel();
+  login_.cancel();
+  slot_.reset();  // the connection is gone, whoever still holds the session
   lobby_.disconnected(std::static_pointer_cast<Client>(shared_from_this()));
   spdlog::info("{}: disconnected{}", describe(), user.empty() ? "" : " (" + user + ")");
 }
@@ -34,13 +39,27 @@ void Session::send(const Event& event, bool reply) {
                     [self = std::static_pointer_cast<Session>(shared_from_this()), event, reply] {
                       if (self->closing_) return;
                       self->write_event(event, reply ? self->current_id_ : -1);
-                      if (self->pending_output() > self->limits_.max_output_bytes) {
-                        spdlog::warn("{}: output backlog over {} bytes; closing", self->describe(),
-                                     self->limits_.max_output_bytes);
-                        self->closing_ = true;
-                        self->shutdown();
-                      }
+                      self->output_over_limit();
                     });
+}
+
+bool Session::output_over_limit() {
+  if (pending_output() <= limits_.max_output_bytes) return false;
+  if (!closing_) {
+    spdlog::warn("{}: output backlog over {} bytes; closing", describe(),
+                 limits_.max_output_bytes);
+  }
+  // shutdown() drops the output of a session over the limit instead of waiting for it.
+  closing_ = true;
+  shutdown();
+  return true;
+}
+
+bool Session::check_utf8(std::string_view text, long long id) {
+  const std::size_t bad = first_invalid_utf8(text);
+  if (bad == std::string_view::npos) return true;
+  write_event(error_event("invalid UTF-8 at byte " + std::to_string(bad) + "; line ignored"), id);
+  return false;
 }
 
 void Session::close() {
@@ -63,6 +82,7 @@ bool Session::take_token() {
 void Session::on_input(std::string line, long long id) {
   if (closing_) return;
   arm_idle();
+  if (!check_utf8(line, id)) return;
   if (pending_.size() >= limits_.max_pending) {
     spdlog::warn("{}: more than {} commands waiting; closing", describe(), limits_.max_pending);
     write_event(error_event("too many commands waiting; closing the connection"), id);
@@ -96,6 +116,30 @@ void Session::pump() {
       });
     });
   }
+}
+
+void Session::arm_login(std::chrono::steady_clock::duration after) {
+  login_.expires_after(after);
+  login_.async_wait(
+      [self = std::static_pointer_cast<Session>(shared_from_this())](boost::system::error_code ec) {
+        if (ec || self->closing_) return;
+        // `user` is written only while this client's command runs (one at a time): look once
+        // none is running, so that a login being hashed now counts.
+        if (self->running_) {
+          self->arm_login(std::chrono::milliseconds(200));
+          return;
+        }
+        if (!self->user.empty()) return;
+        spdlog::info("{}: not logged in after {} s; closing", self->describe(),
+                     self->limits_.login_timeout.count());
+        self->write_event(
+            error_event("not logged in within " +
+                        std::to_string(self->limits_.login_timeout.count()) +
+                        " s (register, login or guest); closing the connection"),
+            -1);
+        self->closing_ = true;
+        self->shutdown();
+      });
 }
 
 void Session::arm_idle() {

@@ -1,13 +1,16 @@
 #pragma once
 // What the text and WebSocket sessions share: commands run one at a time in arrival order,
-// a per-connection rate limit (token bucket), a bound on queued input and output, and an idle
-// timeout. Each session lives on its own strand; send() and close() may be called from any
+// a per-connection rate limit (token bucket), a bound on queued input and output (in bytes:
+// SessionLimits::max_output_bytes), an idle timeout, a login timeout (a client that has not
+// registered, logged in or become a guest within SessionLimits::login_timeout is closed), and
+// the one UTF-8 check of every command line (docs/SECURITY.md: text is validated at the edge). Each session lives on its own strand; send() and close() may be called from any
 // thread and hop onto it.
 #include <chrono>
 #include <cstdint>
 #include <deque>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "server/asio.h"
 #include "server/client.h"
@@ -21,13 +24,23 @@ class Session : public Client {
  public:
   void send(const Event& event, bool reply) override;
   void close() override;
+  // Keeps `slot` (the connection's place in the ConnectionLimit) until the session ends.
+  void hold(std::shared_ptr<const void> slot) { slot_ = std::move(slot); }
 
  protected:
   Session(Lobby& lobby, boost::asio::any_io_executor strand, SessionLimits limits);
   // Called once the transport is ready (on the strand).
   void begin();
   // One command line from the client (on the strand). `id` is the WebSocket command id (-1).
+  // A line that is not well-formed UTF-8 is answered "error: invalid UTF-8 at byte N; line
+  // ignored" and goes no further.
   void on_input(std::string line, long long id = -1);
+  // The UTF-8 check of on_input(), for a transport that must look inside a message before
+  // (the WebSocket JSON envelope): false, after the error reply, when `text` is not UTF-8.
+  bool check_utf8(std::string_view text, long long id);
+  // True when the output the transport holds is over max_output_bytes: then the session is
+  // closed at once (its output dropped), and the caller should stop writing.
+  bool output_over_limit();
   // Transport: encode and queue one event (on the strand).
   virtual void write_event(const Event& event, long long re) = 0;
   // Transport: close the connection (on the strand; may be called more than once).
@@ -49,9 +62,12 @@ class Session : public Client {
   };
   void pump();
   void arm_idle();
+  void arm_login(std::chrono::steady_clock::duration after);
   bool take_token();
 
   boost::asio::steady_timer idle_;
+  boost::asio::steady_timer login_;
+  std::shared_ptr<const void> slot_;
   std::deque<Line> pending_;
   bool running_ = false;
   long long current_id_ = -1;

@@ -8,7 +8,9 @@
 namespace plateau::server {
 
 TextSession::TextSession(Lobby& lobby, boost::asio::ip::tcp::socket socket, SessionLimits limits)
-    : Session(lobby, socket.get_executor(), limits), socket_(std::move(socket)) {
+    : Session(lobby, socket.get_executor(), limits),
+      socket_(std::move(socket)),
+      partial_timer_(strand_) {
   boost::system::error_code ec;
   auto ep = socket_.remote_endpoint(ec);
   peer_ = "text " +
@@ -40,6 +42,7 @@ void TextSession::read() {
 void TextSession::on_read(boost::system::error_code ec, std::size_t n) {
   if (ec) {
     shut_ = true;
+    partial_timer_.cancel();
     boost::system::error_code ignored;
     socket_.close(ignored);
     ended();
@@ -66,7 +69,36 @@ void TextSession::on_read(boost::system::error_code ec, std::size_t n) {
     discarding_ = false;
     chunk.remove_prefix(nl + 1);
   }
+  watch_partial_line();
   if (!shut_) read();
+}
+
+void TextSession::watch_partial_line() {
+  const bool unfinished = !partial_.empty() || discarding_;
+  if (!unfinished) {
+    if (partial_armed_) {
+      partial_armed_ = false;
+      ++partial_epoch_;
+      partial_timer_.cancel();
+    }
+    return;
+  }
+  if (partial_armed_ || closing_) return;  // the clock runs from the line's first byte
+  partial_armed_ = true;
+  const std::uint64_t epoch = ++partial_epoch_;
+  partial_timer_.expires_after(limits_.partial_line_timeout);
+  partial_timer_.async_wait([self = std::static_pointer_cast<TextSession>(shared_from_this()),
+                             epoch](boost::system::error_code ec) {
+    if (ec || epoch != self->partial_epoch_ || self->closing_) return;
+    spdlog::info("{}: line unfinished for {} s; closing", self->describe(),
+                 self->limits_.partial_line_timeout.count());
+    self->write_event(error_event("line not finished within " +
+                                  std::to_string(self->limits_.partial_line_timeout.count()) +
+                                  " s; closing the connection"),
+                      -1);
+    self->closing_ = true;
+    self->shutdown();
+  });
 }
 
 void TextSession::write_event(const Event& event, long long) {
@@ -75,6 +107,7 @@ void TextSession::write_event(const Event& event, long long) {
   if (text.empty()) return;
   queued_bytes_ += text.size();
   out_.push_back(std::move(text));
+  if (output_over_limit()) return;
   if (!writing_) write_next();
 }
 
@@ -110,6 +143,9 @@ void TextSession::write_next() {
 
 void TextSession::shutdown() {
   closing_ = true;
+  partial_armed_ = false;
+  ++partial_epoch_;
+  partial_timer_.cancel();
   if (queued_bytes_ > limits_.max_output_bytes && !shut_) {
     // A client that does not read: drop its output instead of waiting for it.
     shut_ = true;

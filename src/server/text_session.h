@@ -2,6 +2,7 @@
 // The plain text transport (TCP, default port 8023): one command per line, replies as text
 // (render_text). Usable with a telnet-like client. Lines longer than kMaxLineBytes get an error
 // and are skipped up to their end.
+#include <cstdint>
 #include <deque>
 #include <string>
 
@@ -23,12 +24,17 @@ class TextSession : public Session {
   void shutdown() override;
   std::size_t pending_output() const override { return queued_bytes_; }
   void write_next();
+  // Starts or stops the partial-line timer after a read (on the strand).
+  void watch_partial_line();
 
   boost::asio::ip::tcp::socket socket_;
   std::string peer_;
   char buffer_[4096];
   std::string partial_;
   bool discarding_ = false;
+  boost::asio::steady_timer partial_timer_;
+  std::uint64_t partial_epoch_ = 0;  // which unfinished line the running timer is for
+  bool partial_armed_ = false;
   std::deque<std::string> out_;
   std::size_t queued_bytes_ = 0;
   bool writing_ = false;

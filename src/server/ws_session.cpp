@@ -72,6 +72,8 @@ void BasicWsSession<Stream>::on_read(beast::error_code ec, std::size_t) {
   buffer_.consume(buffer_.size());
   if (!ws_.got_text()) {
     write_event(error_event("binary messages are not accepted; send text"), -1);
+  } else if (!check_utf8(text, -1)) {
+    // Checked before the JSON envelope, so that the error names the byte of the message.
   } else if (!text.empty() && text.front() == '{') {
     nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
     if (j.is_discarded() || !j.is_object() || !j.contains("cmd") || !j["cmd"].is_string()) {
@@ -93,6 +95,7 @@ void BasicWsSession<Stream>::write_event(const Event& event, long long re) {
   std::string text = render_json(event, re);
   queued_bytes_ += text.size();
   out_.push_back(std::move(text));
+  if (output_over_limit()) return;
   if (!writing_) write_next();
 }
 

@@ -34,6 +34,16 @@ TEST(Record, ParsesTagsNumbersCommentsAndResult) {
   EXPECT_EQ(r.moves[2].line, 6);
 }
 
+TEST(Record, InvalidUtf8IsAnErrorNamingTheLine) {
+  EXPECT_EQ(error_of("[Game \"bohnduell\"]\n[Seats \"Andr\xe9,bob\"]\nA:S4\n"),
+            "line 2: invalid UTF-8 at byte 12 of the line");
+  EXPECT_EQ(error_of("[Game \"bohnduell\"]\nA:S4 {caf\xc3}\n"),
+            "line 2: invalid UTF-8 at byte 9 of the line");
+  // Well-formed UTF-8 is kept as it is.
+  Record r = parse_record("[Game \"bohnduell\"]\n[Seats \"Andr\xc3\xa9,bob\"]\n");
+  EXPECT_EQ(r.tag("Seats"), "Andr\xc3\xa9,bob");
+}
+
 TEST(Record, ErrorsNameLineAndProblem) {
   register_builtin_games();
   EXPECT_EQ(error_of("A:S4\n"), "line 1: missing [Game \"...\"] tag");

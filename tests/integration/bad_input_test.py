@@ -90,9 +90,10 @@ def test_bad_input_changes_nothing():
         bob.send_raw(b"move 101 " + b"S" * 5000 + b"\nping\n")
         bob.expect(r"^error: line too long: at most 4096 bytes; line ignored$")
         bob.expect(r"^pong$")
-        # Invalid UTF-8 in chat is stored and relayed safely.
-        bob.send_raw(b"/say caf\xc3 \xff\n")
-        alice.expect(r"^\[bohnduell 101\] bob: caf")
+        # Invalid UTF-8 is refused at the edge (security_input_test.py): nothing is relayed.
+        bob.send_raw(b"/say caf\xc3 \xff\n/say cafe\n")
+        bob.expect(r"^error: invalid UTF-8 at byte 8; line ignored$")
+        alice.expect(r"^\[bohnduell 101\] bob: cafe$")
         # A flood: the rate limit drops commands with an error; too much queued input closes.
         flood = server.text()
         flood.send_raw(b"ping\n" * 60)

@@ -26,11 +26,12 @@ def free_port():
 class Server:
     """A `plateau serve` process. Reuse data_dir to restart on the same store."""
 
-    def __init__(self, binary, data_dir=None, extra=(), tls=None):
+    def __init__(self, binary, data_dir=None, extra=(), tls=None, preexec_fn=None):
         """`tls` = (cert_file, key_file): HTTPS and WSS on the HTTP port, trusted by the
         helpers below as their only certificate authority (see make_self_signed_cert)."""
         self.binary = binary
         self.tls = tls
+        self.preexec_fn = preexec_fn  # run in the child before exec (e.g. resource limits)
         self.ssl_context = None
         if tls:
             self.ssl_context = ssl.create_default_context(cafile=tls[0])
@@ -53,7 +54,7 @@ class Server:
             [self.binary, "serve", "--data-dir", os.path.join(self.data_dir, "data"),
              "--bind", "127.0.0.1", "--text-port", str(self.text_port),
              "--http-port", str(self.http_port), "--biloba-port", str(self.biloba_port)] + self.extra,
-            stdout=self.log, stderr=self.log)
+            stdout=self.log, stderr=self.log, preexec_fn=self.preexec_fn)
         deadline = time.time() + 20
         while time.time() < deadline:
             if self.proc.poll() is not None:
@@ -100,6 +101,14 @@ class Server:
 
     def alive(self):
         return self.proc.poll() is None
+
+    def rss_kib(self):
+        """The server's resident memory (VmRSS) in KiB."""
+        with open(f"/proc/{self.proc.pid}/status") as f:
+            for line in f:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1])
+        raise AssertionError("no VmRSS")
 
     def text(self, name=None, password=None, register=False):
         c = TextClient(self.text_port)

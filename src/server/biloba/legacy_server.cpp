@@ -17,6 +17,8 @@
 #include <cerrno>
 
 #include "core/record.h"
+#include "core/text.h"
+#include "server/rate_limited_log.h"
 #include "games/biloba/biloba_clicks.h"
 #include "games/biloba/biloba_notation.h"
 #include "server/biloba/click_player.h"
@@ -68,6 +70,7 @@ struct Game {
   Position start;
   std::optional<ClickMachine> machine;
   bool replay_broken = false;
+  bool click_limit = false;  // ended by LegacyServerOptions::max_clicks
 
   int missing() const {
     int n = 0;
@@ -105,7 +108,9 @@ struct LegacyServer::Impl : std::enable_shared_from_this<LegacyServer::Impl> {
   awaitable<void> accept_loop();
   void notify(Game& game);
   void finalize(const std::shared_ptr<Game>& game);
+  // Records a relayed click, feeds it to the replay, and ends the game at max_clicks.
   void append(Game& game, Click click);
+  void replay(Game& game, Click click);
   void maybe_cpu_fill(const std::shared_ptr<Game>& game);
 
   Strand strand;
@@ -126,8 +131,9 @@ using Impl = LegacyServer::Impl;
 // A connection: the game connection state machine of §11.2 (or talk mode), as one coroutine.
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(std::shared_ptr<Impl> server, tcp::socket socket)
+  Session(std::shared_ptr<Impl> server, tcp::socket socket, std::shared_ptr<const void> slot)
       : server_(std::move(server)),
+        slot_(std::move(slot)),
         socket_(std::move(socket)),
         wake_(server_->strand),
         watchdog_(server_->strand) {}
@@ -205,6 +211,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void log(const std::string& s) { server_->log(s); }
 
   std::shared_ptr<Impl> server_;
+  std::shared_ptr<const void> slot_;  // the connection's place in the server's limits
   tcp::socket socket_;
   asio::steady_timer wake_;
   asio::steady_timer watchdog_;
@@ -753,7 +760,21 @@ void Impl::notify(Game& game) {
 }
 
 void Impl::append(Game& game, Click click) {
+  if (game.killed) return;
   game.moves.push_back(click);
+  replay(game, click);
+  if (game.moves.size() >= options.max_clicks) {
+    // Ended like a game a player left: the last click is still delivered, then every
+    // connection gets (−2, −2) or its end of stream.
+    log("game " + std::to_string(game.id) + ": " + std::to_string(game.moves.size()) +
+        " clicks, the most kept per game; killing it");
+    game.click_limit = true;
+    game.killed = true;
+    notify(game);
+  }
+}
+
+void Impl::replay(Game& game, Click click) {
   if (!game.machine || game.replay_broken || click.x < 0) return;
   if (game.machine->over() || game.machine->asked() != click.seat) {
     // The relay never checks rules (§11): a click out of turn desynchronises the clients,
@@ -805,8 +826,10 @@ void Impl::finalize(const std::shared_ptr<Game>& game) {
   FinishedLegacyGame done;
   done.id = game->id;
   done.name = game->name;
-  done.seat_names = game->names;
-  done.clicks.names = game->names;
+  done.display_name = latin1_to_utf8(game->name);
+  for (const std::string& n : game->names) done.seat_names.push_back(latin1_to_utf8(n));
+  done.clicks.names = game->names;  // the wire bytes, as the original's dump
+  done.click_limit = game->click_limit;
   for (const Click& c : game->moves) done.clicks.records.push_back({c.seat, c.x, c.y});
   if (game->machine) {
     done.finished = game->machine->over();
@@ -822,10 +845,10 @@ void Impl::finalize(const std::shared_ptr<Game>& game) {
       }
       done.game_spec = bgame->spec();
       RecordHeader header;
-      header.seats = game->names;
+      header.seats = done.seat_names;
       header.extra_tags.emplace_back("Event", "biloba 0.9.3 network game " +
-                                                  std::to_string(game->id) + " \"" + game->name +
-                                                  "\"");
+                                                  std::to_string(game->id) + " \"" +
+                                                  done.display_name + "\"");
       done.record = write_record(*initial, moves, header);
     } catch (const std::exception& e) {
       log("game " + std::to_string(game->id) + ": no record: " + e.what());
@@ -852,14 +875,33 @@ void Impl::finalize(const std::shared_ptr<Game>& game) {
 
 awaitable<void> Impl::accept_loop() {
   auto self = shared_from_this();
+  plateau::server::RateLimitedLog failures;
   while (!stopped) {
     boost::system::error_code ec;
     tcp::socket socket = co_await acceptor.async_accept(strand, asio::redirect_error(use_awaitable, ec));
     if (ec) {
       if (stopped || ec == asio::error::operation_aborted) co_return;
+      if (failures.due()) log("accept failed: " + ec.message());
+      if (ec == asio::error::no_descriptors ||
+          ec == boost::system::errc::too_many_files_open_in_system ||
+          ec == asio::error::no_buffer_space || ec == asio::error::no_memory) {
+        // Retrying at once would spin: the connection waits in the backlog until a
+        // descriptor is free.
+        asio::steady_timer t(strand, options.accept_backoff);
+        co_await t.async_wait(asio::redirect_error(use_awaitable, ec));
+      }
       continue;
     }
-    auto session = std::make_shared<Session>(self, std::move(socket));
+    std::shared_ptr<const void> slot;
+    if (options.admit) {
+      const auto peer = socket.remote_endpoint(ec);
+      if (!ec) slot = options.admit(peer.address().to_string());
+      if (!slot) {
+        socket.close(ec);
+        continue;
+      }
+    }
+    auto session = std::make_shared<Session>(self, std::move(socket), std::move(slot));
     sessions.insert(session);
     session->start();
   }

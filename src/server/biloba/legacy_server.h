@@ -30,15 +30,20 @@
 namespace plateau::biloba::net {
 
 // A legacy game that has ended (every connection closed), as handed to on_finished.
+// Names on the wire are Latin-1 bytes (the original client sends the machine's 8-bit text):
+// `name` and `clicks.names` keep those bytes (dump file names, the .blb), `display_name`,
+// `seat_names` and `record` hold them decoded into UTF-8 for the lobby, logs and records.
 struct FinishedLegacyGame {
   int id = 0;
-  std::string name;
-  std::vector<std::string> seat_names;
+  std::string name;          // the game's name as sent (Latin-1 bytes)
+  std::string display_name;  // the same in UTF-8
+  std::vector<std::string> seat_names;  // UTF-8
   BlbGame clicks;      // every relayed click, (−2, −2) for a quit (the server's .blb dump)
   std::string record;  // the Plateau record of the complete turns (core/record.h)
   std::string game_spec;           // the rules the turns follow, e.g. "biloba(players=2,...)"
   std::vector<std::string> moves;  // the complete turns in canonical notation (specs §7.2)
   bool finished = false;  // the rules ended the game (not a quit)
+  bool click_limit = false;  // ended by LegacyServerOptions::max_clicks
 };
 
 struct LegacyServerOptions {
@@ -65,6 +70,14 @@ struct LegacyServerOptions {
   // The id of the first game (the original: 1). `plateau serve` continues after the ids of the
   // dumps already in its data directory.
   int first_id = 1;
+  // Clicks kept per game (quits included); a game that reaches it is ended like one a player
+  // left (no result), so that a pair of clients cannot grow a game's history for ever.
+  std::size_t max_clicks = 20'000;
+  // Counts a new connection against the server's connection limits: returns the token to keep
+  // while the connection is open, or nullptr to refuse it (closed at once). Unset: all admitted.
+  std::function<std::shared_ptr<const void>(const std::string& address)> admit;
+  // accept() failing for lack of descriptors waits this long before trying again.
+  std::chrono::milliseconds accept_backoff{100};
   // Called (on the server's strand) when a game is removed; the store hook.
   std::function<void(const FinishedLegacyGame&)> on_finished;
 };
