@@ -41,8 +41,9 @@ inline constexpr std::uint64_t kRootMoveWork = 100'000;    // root move list (�
 inline constexpr std::uint64_t kRootWinWork = 1'000'000;   // root win-in-one search (~0.3 s)
 inline constexpr std::uint64_t kNodeMoveWork = 5'000;      // a move list below the root
 inline constexpr std::uint64_t kNodeWinWork = 5'000;       // a win-in-one check below the root
-// A whole search stops once its interior nodes have spent budget × kWorkPerIteration positions
-// (plus the root's own), as it stops at its node or playout budget.
+// A whole alpha-beta search stops once its interior nodes have spent budget × kWorkPerIteration
+// positions (plus the root's own), as it stops at its node budget. (MCTS needs no such cap: one
+// bounded expansion per playout.)
 inline constexpr std::uint64_t kWorkPerIteration = 200;
 // The deadline is polled at least every this many positions of work (besides every 256 nodes).
 inline constexpr std::uint64_t kDeadlinePollWork = 20'000;
