@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "core/game.h"
@@ -27,13 +28,6 @@ struct TtEntry {
 
 int to_tt(int v, int ply) { return v > kMateBound ? v + ply : v < -kMateBound ? v - ply : v; }
 int from_tt(int v, int ply) { return v > kMateBound ? v - ply : v < -kMateBound ? v + ply : v; }
-
-std::vector<Move> ordered_moves(const State& s, std::size_t limit = 0) {
-  std::vector<Move> moves = s.distinct_moves();
-  s.order_moves(moves);
-  if (limit > 0 && moves.size() > limit) moves.resize(limit);
-  return moves;
-}
 
 }  // namespace
 
@@ -68,6 +62,33 @@ struct AlphaBeta::Impl {
   const Deadline* deadline = nullptr;
   bool aborted = false;
   std::vector<std::array<Move, 2>> killers;
+  // Positions visited by the bounded hooks (limits.h); the search aborts past max_work.
+  std::uint64_t work = 0;
+  std::uint64_t max_work = 0;
+  std::uint64_t next_poll_work = 0;
+
+  // The game's order of distinct_moves(), the first `limit` (0 = all), within the work bounds of
+  // limits.h. The root's list may be longer and stops at the deadline.
+  std::vector<Move> ordered_moves(const State& s, std::size_t limit, bool root = false) {
+    WorkBudget b;
+    b.limit = root ? kRootMoveWork : kNodeMoveWork;
+    if (root) b.stop = [this] { return deadline->expired(); };
+    std::vector<Move> moves = s.bounded_distinct_moves(b);
+    work += b.used;
+    s.order_moves(moves);
+    if (limit > 0 && moves.size() > limit) moves.resize(limit);
+    return moves;
+  }
+
+  // A win in one for the side to move of `s`, within the work bounds of limits.h.
+  std::optional<Move> winning_move(const State& s, bool root = false) {
+    WorkBudget b;
+    b.limit = root ? kRootWinWork : kNodeWinWork;
+    if (root) b.stop = [this] { return deadline->expired(); };
+    std::optional<Move> win = s.bounded_winning_move(b);
+    work += b.used;
+    return win;
+  }
 
   explicit Impl(AlphaBetaOptions o) : opt(o) {
     std::size_t n = 1;
@@ -78,7 +99,12 @@ struct AlphaBeta::Impl {
 
   bool out_of_budget() {
     ++nodes;
-    if (nodes > budget || ((nodes & 255) == 0 && deadline->expired())) aborted = true;
+    if (nodes > budget || work > max_work) {
+      aborted = true;
+    } else if ((nodes & 255) == 0 || work >= next_poll_work) {
+      next_poll_work = work + kDeadlinePollWork;
+      if (deadline->expired()) aborted = true;
+    }
     return aborted;
   }
 
@@ -101,7 +127,7 @@ struct AlphaBeta::Impl {
   int negamax(const State& s, int depth, int alpha, int beta, int ply) {
     if (out_of_budget()) return 0;
     if (s.is_terminal()) return leaf(s, ply);
-    if (s.find_winning_move()) return kWinScore - (ply + 1);
+    if (winning_move(s)) return kWinScore - (ply + 1);
     if (depth <= 0) return leaf(s, ply);
 
     const std::uint64_t key = s.hash() ^ key_salt;
@@ -130,8 +156,12 @@ struct AlphaBeta::Impl {
         }
       }
     }
+    // Only the (at most 3) moves placed first need checking: linear in the move count.
+    const auto first = static_cast<std::ptrdiff_t>(order.size());
     for (int i = 0; i < static_cast<int>(moves.size()); ++i) {
-      if (std::find(order.begin(), order.end(), i) == order.end()) order.push_back(i);
+      if (std::find(order.begin(), order.begin() + first, i) == order.begin() + first) {
+        order.push_back(i);
+      }
     }
 
     const int alpha0 = alpha;
@@ -275,6 +305,8 @@ struct AlphaBeta::Impl {
     deadline = &dl;
     budget = limits.budget;
     nodes = 0;
+    work = 0;
+    next_poll_work = kDeadlinePollWork;
     aborted = false;
     root_seat = state.current_seat();
     num_seats = state.game()->num_seats();
@@ -288,15 +320,18 @@ struct AlphaBeta::Impl {
       if (ok) return r;
     }
     SearchResult result;
-    if (auto win = state.find_winning_move()) {
+    if (auto win = winning_move(state, true)) {
       result.best = *win;
       result.pv = {*win};
       result.value = 1.0;
       result.exact = true;
+      result.work = work;
       result.info = "immediate win";
       return result;
     }
-    std::vector<Move> moves = ordered_moves(state, 2 * opt.max_moves);
+    std::vector<Move> moves = ordered_moves(state, 2 * opt.max_moves, true);
+    // The root's own lookups are bounded on their own; the interior nodes share max_work.
+    max_work = work_cap(work, budget);
     result.best = moves.front();
     result.pv = {result.best};
     int best_score = 0;
@@ -341,6 +376,7 @@ struct AlphaBeta::Impl {
       if (aborted || std::abs(iter_score) > kMateBound) break;
     }
     result.iterations = nodes;
+    result.work = work;
     result.value = score_to_return(best_score);
     result.exact = std::abs(best_score) > kMateBound;
     result.pv = brs ? std::vector<Move>{result.best}

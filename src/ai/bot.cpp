@@ -15,29 +15,75 @@ namespace plateau {
 
 namespace {
 
+// Steps a random walk may take before it gives up (a Phutball jump path has at most a few dozen
+// landings; more means something is wrong with the game's step input).
+constexpr int kMaxWalkSteps = 256;
+
 class RandomBot : public Bot {
  public:
-  explicit RandomBot(std::uint64_t seed) : rng_(seed) {}
+  explicit RandomBot(const BotOptions& options) : options_(options), rng_(options.seed) {}
   std::string name() const override { return "random"; }
-  // Uniform over the distinct resulting positions: legal_moves() lists every jump path of a
-  // Phutball move (tens of millions in some positions) and every refill order in Biloba.
-  Move choose_move(const State& state) override {
-    std::vector<Move> moves = state.distinct_moves();
-    return moves[rng_.below(static_cast<std::uint32_t>(moves.size()))];
+  Move choose_move(const State& state) override { return analyse(state).best; }
+
+  // Uniform over the distinct resulting positions (not over legal_moves(): a Phutball move
+  // lists every jump path, tens of millions in some positions). When the bounded list is cut
+  // short (a dense Phutball block), a random walk through step input instead: uniform at each
+  // step among the legal next steps, stopping at a complete prefix with probability
+  // 1 / (1 + choices). Step queries never enumerate moves, so the walk stays cheap.
+  ai::SearchResult analyse(const State& state) override {
+    ai::SearchLimits limits;
+    limits.movetime_ms = options_.movetime_ms;
+    limits.clock = options_.clock;
+    const ai::Deadline deadline(limits);
+    WorkBudget budget{ai::kRootMoveWork, [&deadline] { return deadline.expired(); }};
+    std::vector<Move> moves = state.bounded_distinct_moves(budget);
+    ai::SearchResult r;
+    r.work = budget.used;
+    r.info = std::to_string(moves.size()) + " distinct moves";
+    if (!budget.truncated) {
+      r.best = moves[rng_.below(static_cast<std::uint32_t>(moves.size()))];
+    } else if (auto walked = random_walk(state)) {
+      r.best = *walked;
+      r.info += " of more: a random walk over steps";
+    } else {
+      r.best = moves[rng_.below(static_cast<std::uint32_t>(moves.size()))];
+      r.info += " of more";
+    }
+    r.pv = {r.best};
+    return r;
   }
 
  private:
+  std::optional<Move> random_walk(const State& state) {
+    std::vector<std::string> prefix;
+    for (int i = 0; i < kMaxWalkSteps; ++i) {
+      const StepChoices c = state.next_steps(prefix);
+      const auto n = static_cast<std::uint32_t>(c.next.size());
+      if (c.complete && (n == 0 || rng_.below(n + 1) == 0)) return state.move_from_steps(prefix);
+      if (n == 0) return std::nullopt;
+      prefix.push_back(c.next[rng_.below(n)]);
+    }
+    return std::nullopt;
+  }
+
+  BotOptions options_;
   Rng rng_;
 };
 
 class GreedyBot : public Bot {
  public:
-  explicit GreedyBot(std::uint64_t seed) : rng_(seed) {}
+  explicit GreedyBot(const BotOptions& options) : options_(options), rng_(options.seed) {}
   std::string name() const override { return "greedy"; }
   Move choose_move(const State& state) override { return analyse(state).best; }
-  ai::SearchResult analyse(const State& state) override { return ai::greedy_move(state, rng_); }
+  ai::SearchResult analyse(const State& state) override {
+    ai::SearchLimits limits;
+    limits.movetime_ms = options_.movetime_ms;
+    limits.clock = options_.clock;
+    return ai::greedy_move(state, rng_, limits);
+  }
 
  private:
+  BotOptions options_;
   Rng rng_;
 };
 
@@ -121,8 +167,8 @@ std::unique_ptr<Bot> make_bot(std::string_view name, std::uint64_t seed) {
 
 std::unique_ptr<Bot> make_bot(std::string_view name, const BotOptions& options) {
   const std::string key = to_lower(trim(name));
-  if (key == "random") return std::make_unique<RandomBot>(options.seed);
-  if (key == "greedy") return std::make_unique<GreedyBot>(options.seed);
+  if (key == "random") return std::make_unique<RandomBot>(options);
+  if (key == "greedy") return std::make_unique<GreedyBot>(options);
   if (key == "classic") return std::make_unique<BuiltinBot>(key, options.seed);
   if (auto level = level_of(key)) return std::make_unique<LevelBot>(*level, options);
   throw OptionError("unknown bot '" + std::string(trim(name)) + "'; bots are: " + bot_names());

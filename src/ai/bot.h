@@ -41,8 +41,10 @@ struct BotOptions {
   ai::Clock clock;
 };
 
-// Creates a bot by name: "random" (uniform over legal_moves()), "greedy", "1".."5" (also
-// "level1".."level5"), "classic". Throws OptionError listing the accepted names for anything
+// Creates a bot by name: "random" (uniform over the distinct resulting positions, or a random
+// walk over step input where those are too many), "greedy", "1".."5" (also
+// "level1".."level5"), "classic". Every bot but "classic" works within the bounds of
+// ai/limits.h on any position and honours `movetime_ms`. Throws OptionError listing the accepted names for anything
 // else.
 std::unique_ptr<Bot> make_bot(std::string_view name, std::uint64_t seed);
 std::unique_ptr<Bot> make_bot(std::string_view name, const BotOptions& options);

@@ -4,25 +4,39 @@
 
 namespace plateau::ai {
 
-SearchResult greedy_move(const State& state, Rng& rng) {
+SearchResult greedy_move(const State& state, Rng& rng, const SearchLimits& limits) {
   if (state.is_terminal()) throw std::invalid_argument("greedy: the game is over");
+  const Deadline deadline(limits);
+  auto stop = [&deadline] { return deadline.expired(); };
   SearchResult r;
-  if (auto win = state.find_winning_move()) {
+  WorkBudget win_budget{kRootWinWork, stop};
+  if (auto win = state.bounded_winning_move(win_budget)) {
     r.best = *win;
     r.pv = {*win};
     r.value = 1.0;
     r.exact = true;
+    r.work = win_budget.used;
     r.info = "immediate win";
     return r;
   }
+  WorkBudget move_budget{kRootMoveWork, stop};
+  std::vector<Move> moves = state.bounded_distinct_moves(move_budget);
+  r.work = win_budget.used + move_budget.used;
+  if (moves.size() > kGreedyMaxEvaluations) {
+    state.order_moves(moves);
+    moves.resize(kGreedyMaxEvaluations);
+  }
   const auto seat = static_cast<std::size_t>(state.current_seat());
-  std::vector<Move> moves = state.distinct_moves();
   std::vector<std::size_t> best;
   double best_value = -1.0;
+  std::size_t evaluated = 0;
   for (std::size_t i = 0; i < moves.size(); ++i) {
+    // The first move is always evaluated, so there is a best one.
+    if (i > 0 && deadline.expired()) break;
     auto child = state.clone();
     child->apply(moves[i]);
     const double v = child->evaluate()[seat];
+    ++evaluated;
     if (v > best_value + 1e-12) {
       best_value = v;
       best.assign(1, i);
@@ -33,8 +47,9 @@ SearchResult greedy_move(const State& state, Rng& rng) {
   r.best = moves[best[rng.below(static_cast<std::uint32_t>(best.size()))]];
   r.pv = {r.best};
   r.value = best_value;
-  r.iterations = moves.size();
-  r.info = std::to_string(moves.size()) + " moves evaluated";
+  r.iterations = evaluated;
+  r.info = std::to_string(evaluated) + " moves evaluated";
+  if (move_budget.truncated || evaluated < moves.size()) r.info += " (bounded)";
   return r;
 }
 

@@ -2,6 +2,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <deque>
 #include <stdexcept>
 
@@ -44,7 +45,8 @@ int Mcts::expand_child(int node_index, const State& state_after) {
     child.proven = true;
     std::vector<double> r = state_after.returns();
     for (std::size_t i = 0; i < r.size() && i < kMaxSeats; ++i) child.proven_returns[i] = r[i];
-  } else if (state_after.find_winning_move()) {
+  } else if (WorkBudget b{kNodeWinWork}; state_after.bounded_winning_move(b)) {
+    work_ += b.used;
     child.proven = true;
     child.proven_returns[static_cast<std::size_t>(child.seat)] = 1.0;
   }
@@ -166,14 +168,18 @@ SearchResult Mcts::search(const State& state, const SearchLimits& limits) {
   if (state.is_terminal()) throw std::invalid_argument("MCTS: the game is over");
   Deadline deadline(limits);
   SearchResult result;
-  if (auto win = state.find_winning_move()) {
+  work_ = 0;
+  WorkBudget root_win{kRootWinWork, [&deadline] { return deadline.expired(); }};
+  if (auto win = state.bounded_winning_move(root_win)) {
     result.best = *win;
     result.pv = {*win};
     result.value = 1.0;
     result.exact = true;
+    result.work = root_win.used;
     result.info = "immediate win";
     return result;
   }
+  work_ += root_win.used;
   if (!(options_.reuse_tree && try_reuse(state))) {
     nodes_.clear();
     root_state_ = state.clone();
@@ -185,6 +191,11 @@ SearchResult Mcts::search(const State& state, const SearchLimits& limits) {
   const int num_seats = state.game()->num_seats();
   std::vector<double> r;
   std::uint64_t it = 0;
+  // Moves kept in the tree (children and pending lists): the memory bound with max_nodes.
+  std::size_t stored = 0;
+  for (const Node& n : nodes_) stored += n.pending.size() + n.children.size();
+  // No search-wide work cap: each iteration expands one node (its list bounded by kNodeMoveWork)
+  // and the deadline is read every iteration, so the work is linear in the playout budget.
   for (; it < limits.budget; ++it) {
     if (nodes_[0].proven) break;
     if (it > 0 && deadline.expired()) break;
@@ -194,7 +205,12 @@ SearchResult Mcts::search(const State& state, const SearchLimits& limits) {
       Node& node = nodes_[idx];
       if (node.proven || node.seat == kTerminalSeat) break;
       if (!node.expanded) {
-        node.pending = s->distinct_moves();
+        if (idx != 0 && stored >= options_.max_stored_moves) break;  // memory: play out here
+        WorkBudget b{idx == 0 ? kRootMoveWork : kNodeMoveWork};
+        if (idx == 0) b.stop = [&deadline] { return deadline.expired(); };
+        node.pending = s->bounded_distinct_moves(b);
+        work_ += b.used;
+        stored += node.pending.size();
         s->order_moves(node.pending);
         std::reverse(node.pending.begin(), node.pending.end());
         node.expanded = true;
@@ -233,6 +249,7 @@ SearchResult Mcts::search(const State& state, const SearchLimits& limits) {
     if (nodes_[idx].proven) backup_proof(idx);
   }
   result.iterations = it;
+  result.work = work_;
 
   // The move: a proven best child, else the most visited child that is not a proven loss.
   const Node& root = nodes_[0];
@@ -252,7 +269,8 @@ SearchResult Mcts::search(const State& state, const SearchLimits& limits) {
   }
   if (best < 0) {
     // No iteration ran (budget 0): the first move in the game's order.
-    std::vector<Move> moves = state.distinct_moves();
+    WorkBudget b{kRootMoveWork};
+    std::vector<Move> moves = state.bounded_distinct_moves(b);
     state.order_moves(moves);
     result.best = moves.front();
     result.pv = {result.best};

@@ -31,6 +31,10 @@ struct MctsOptions {
   double widening = 0.0;
   // Hard cap on tree nodes (memory); beyond it leaves are played out without being added.
   std::size_t max_nodes = 2'000'000;
+  // Hard cap on moves kept in the tree (pending lists of expanded nodes, 48 bytes each: 4M ≈
+  // 190 MB); beyond it no new node is expanded. With max_nodes (160 bytes a node) this bounds
+  // the tree's memory (docs/AI.md, "Bounds").
+  std::size_t max_stored_moves = 4'000'000;
   std::uint64_t seed = 0;
 };
 
@@ -61,6 +65,7 @@ class Mcts {
   std::vector<Node> nodes_;
   std::unique_ptr<State> root_state_;
   std::uint32_t reused_visits_ = 0;
+  std::uint64_t work_ = 0;  // positions visited by bounded hooks in the current search
 };
 
 }  // namespace plateau::ai

@@ -13,6 +13,7 @@ struct SearchResult {
   double value = 0.5;            // expected return of the seat to move, in [0, 1]
   std::vector<Move> pv;          // principal line starting with `best` (may be just `best`)
   std::uint64_t iterations = 0;  // playouts (MCTS) or nodes (alpha-beta) spent
+  std::uint64_t work = 0;        // positions visited by bounded move lists and win searches
   int depth = 0;                 // deepest completed iteration (alpha-beta), 0 for MCTS
   bool exact = false;            // value proven (a forced win/loss/draw or an exact solver)
   int exact_value = 0;           // the game's exact move value when `exact` came from a solver

@@ -26,6 +26,22 @@ struct StepChoices {
   bool complete = false;          // the prefix itself already forms a full legal move
 };
 
+// A cap on the work of one bounded move generation or win search (DESIGN.md §4: bot time and
+// memory), and what the call spent. Work is counted in positions visited (for Phutball, jump
+// states; for Biloba, intermediate turn states), so that a bound is deterministic and fixes
+// both the time (positions per second are known, docs/PERFORMANCE.md) and the memory (one
+// move at most per position) of the call.
+struct WorkBudget {
+  WorkBudget() = default;
+  explicit WorkBudget(std::uint64_t limit_, std::function<bool()> stop_ = {})
+      : limit(limit_), stop(std::move(stop_)) {}
+
+  std::uint64_t limit = 0;      // positions the call may visit
+  std::function<bool()> stop;   // optional: polled every few thousand positions; true = stop now
+  std::uint64_t used = 0;       // out: positions visited
+  bool truncated = false;       // out: the call stopped early (limit or stop), its answer is partial
+};
+
 class State {
  public:
   virtual ~State() = default;
@@ -47,6 +63,15 @@ class State {
   // The moves the AI considers: one move per distinct resulting position. Defaults to
   // legal_moves(); games where many moves reach the same position override it.
   virtual std::vector<Move> distinct_moves() const { return legal_moves(); }
+  // distinct_moves() within `budget`: every move returned is legal (one per resulting
+  // position), and at least one is returned for a non-terminal state, but when
+  // budget.truncated is set the list is a subset. Default: distinct_moves(), used = its size
+  // (games whose move lists are small). Bots call this, never legal_moves().
+  virtual std::vector<Move> bounded_distinct_moves(WorkBudget& budget) const {
+    std::vector<Move> moves = distinct_moves();
+    budget.used += moves.size();
+    return moves;
+  }
   // Applies `move`, which must be one of legal_moves() (or distinct_moves()) of this state.
   // Behaviour for any other move is undefined: validate text input with parse_move first.
   virtual void apply(const Move& move) = 0;
@@ -105,6 +130,12 @@ class State {
   // found", which is only a proof of "no win" where the game's documentation says so. Default:
   // std::nullopt (searches discover wins by themselves).
   virtual std::optional<Move> find_winning_move() const { return std::nullopt; }
+  // find_winning_move() within `budget`: std::nullopt with budget.truncated set means "not
+  // known". Default: find_winning_move().
+  virtual std::optional<Move> bounded_winning_move(WorkBudget& budget) const {
+    (void)budget;
+    return find_winning_move();
+  }
   // Exact values of every move of distinct_moves() (same order) for the seat to move, under
   // perfect play by everyone: the game's own integer scale (BohnDuell: the final store margin),
   // > 0 a win, 0 a draw, < 0 a loss; larger is better. std::nullopt when the game cannot solve

@@ -82,14 +82,20 @@ Move BilobaState::playout_move(Rng& rng) const {
   int best_gain = 0;
   std::size_t best = 0;
   const int seat = pos_.to_move;
-  for_each_turn(start_turn(), [&](const Turn& t) {
-    const int g = turn_gain(pos_, t.position(), seat);
-    if (g > best_gain) {
-      best_gain = g;
-      best = all.size();
-    }
-    all.push_back(t.token());
-  });
+  // Bounded: a big capture's refill orders could list hundreds of thousands of turns.
+  constexpr std::uint64_t kPlayoutChoices = 20'000;
+  std::uint64_t visited = 0;
+  for_each_turn_bounded(
+      start_turn(),
+      [&](const Turn& t) {
+        const int g = turn_gain(pos_, t.position(), seat);
+        if (g > best_gain) {
+          best_gain = g;
+          best = all.size();
+        }
+        all.push_back(t.token());
+      },
+      kPlayoutChoices, &visited, [] { return false; });
   if (best_gain > 0 && rng.below(2) == 0) return all[best];
   return all[rng.below(static_cast<std::uint32_t>(all.size()))];
 }

@@ -1,6 +1,8 @@
 #include "games/biloba/biloba_game.h"
 
 #include <algorithm>
+#include <limits>
+#include <set>
 
 #include "core/error.h"
 #include "core/text.h"
@@ -88,16 +90,24 @@ std::vector<Move> BilobaState::legal_moves() const {
 }
 
 std::vector<Move> BilobaState::distinct_moves() const {
+  WorkBudget unbounded{std::numeric_limits<std::uint64_t>::max()};
+  return bounded_distinct_moves(unbounded);
+}
+
+std::vector<Move> BilobaState::bounded_distinct_moves(WorkBudget& budget) const {
   std::vector<Move> moves;
   if (outcome_ != Outcome::kOngoing) return moves;
-  std::vector<std::array<std::uint8_t, kSquares>> seen;
-  for_each_turn(start_turn(), [&](const Turn& t) {
-    // The seat to move next follows from the board, so the cells decide the position.
-    const auto& cells = t.position().cell;
-    if (std::find(seen.begin(), seen.end(), cells) != seen.end()) return;
-    seen.push_back(cells);
-    moves.push_back(t.token());
-  });
+  std::set<std::array<std::uint8_t, kSquares>> seen;
+  std::uint64_t visited = budget.used;
+  const bool cut = for_each_turn_bounded(
+      start_turn(),
+      [&](const Turn& t) {
+        // The seat to move next follows from the board, so the cells decide the position.
+        if (seen.insert(t.position().cell).second) moves.push_back(t.token());
+      },
+      budget.limit, &visited, [&budget] { return budget.stop && budget.stop(); });
+  budget.used = visited;
+  if (cut) budget.truncated = true;
   return moves;
 }
 

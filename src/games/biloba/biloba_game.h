@@ -75,6 +75,9 @@ class BilobaState : public State {
   int ply() const override { return ply_; }
   std::vector<Move> legal_moves() const override;
   std::vector<Move> distinct_moves() const override;
+  // Turns in choice order, one per resulting position, until budget.limit choices were made
+  // (every move × refill order is a path of choices; an 8-pawn capture has 8! refill orders).
+  std::vector<Move> bounded_distinct_moves(WorkBudget& budget) const override;
   void apply(const Move& move) override;
   std::vector<double> returns() const override;
   // "Result: Orange wins.", "Result: Draw." or "Result: none." (§8); "" before the end.

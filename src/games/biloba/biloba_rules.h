@@ -168,4 +168,35 @@ void for_each_turn(const Turn& turn, Visit&& visit) {
   }
 }
 
+// for_each_turn within a budget: counts one per choice made and, once `*visited` reaches
+// `budget` or `stop()` returns true (polled every 1024 choices), tries no further alternative
+// at any choice. The first alternative at each choice is always followed, so at least one
+// complete turn is visited whenever the turn has one. Returns true if it stopped early.
+// (A capture of k pawns lets the refills come in k! orders: the full walk can be huge.)
+template <class Visit, class Stop>
+bool for_each_turn_bounded(const Turn& turn, Visit&& visit, std::uint64_t budget,
+                           std::uint64_t* visited, const Stop& stop) {
+  bool halted = false;
+  auto walk = [&](auto& self, const Turn& t) -> void {
+    if (t.done()) {
+      visit(t);
+      return;
+    }
+    std::array<std::uint8_t, kSquares> options;
+    const int n = t.choices(options);
+    for (int i = 0; i < n; ++i) {
+      if (i > 0 && (halted || *visited >= budget)) {
+        halted = true;
+        return;
+      }
+      if (++*visited % 1024 == 0 && stop()) halted = true;
+      Turn next = t;
+      next.choose(options[i]);
+      self(self, next);
+    }
+  };
+  walk(walk, turn);
+  return halted;
+}
+
 }  // namespace plateau::biloba

@@ -27,11 +27,12 @@ int progress(const Rules& rules, int mover, int row) {
 
 template <class EndingOk>
 JumpSearch search_jumps_with(const Rules& rules, const Position& pos, const EndingOk& ending_ok,
-                             std::size_t budget) {
+                             std::size_t budget, const std::function<bool()>& stop) {
   JumpSearch out;
   if (!on_board(rules, pos.ball)) return out;
   const int mover = pos.to_move;
   out.best_row = row_of(pos.ball);
+  const std::function<bool()>& stop_fn = stop;
   detail::HopWalker w(rules, pos);
   KeySet seen;
   auto walk = [&](auto& self, int from) -> bool {
@@ -41,7 +42,8 @@ JumpSearch search_jumps_with(const Rules& rules, const Position& pos, const Endi
       const std::uint64_t delta = w.hop(from, d, to);
       bool stop = false;
       if (seen.insert(w.key)) {
-        if (++out.states > budget) {
+        if (++out.states > budget ||
+            (stop_fn && out.states % kStopPollStates == 0 && stop_fn())) {
           out.complete = false;
           stop = true;
         } else if (ending_ok(to, w.key)) {
@@ -66,19 +68,70 @@ JumpSearch search_jumps_with(const Rules& rules, const Position& pos, const Endi
 
 }  // namespace
 
-JumpSearch search_jumps(const PhutballState& state, std::size_t budget) {
+JumpSearch search_jumps(const PhutballState& state, std::size_t budget,
+                        const std::function<bool()>& stop) {
   return search_jumps_with(
       state.rules(), state.position(),
-      [&state](int ball, std::uint64_t key) { return state.ending_ok(ball, key); }, budget);
+      [&state](int ball, std::uint64_t key) { return state.ending_ok(ball, key); }, budget, stop);
 }
 
 std::optional<Move> PhutballState::find_winning_move() const {
+  WorkBudget unbounded;
+  unbounded.limit = std::numeric_limits<std::uint64_t>::max();
+  return bounded_winning_move(unbounded);
+}
+
+std::optional<Move> PhutballState::bounded_winning_move(WorkBudget& budget) const {
   if (outcome_ != Outcome::kNone) return std::nullopt;
-  JumpSearch s = search_jumps(*this, std::numeric_limits<std::size_t>::max());
-  if (s.win.empty()) return std::nullopt;
+  const std::uint64_t left = budget.limit > budget.used ? budget.limit - budget.used : 0;
+  const std::size_t cap = static_cast<std::size_t>(
+      std::min<std::uint64_t>(left, std::numeric_limits<std::size_t>::max()));
+  JumpSearch s = search_jumps(*this, cap, budget.stop);
+  budget.used += std::min<std::uint64_t>(s.states, cap);
+  if (s.win.empty()) {
+    if (!s.complete) budget.truncated = true;
+    return std::nullopt;
+  }
   Move m;
   for (std::uint16_t c : s.win) m.push_back(c);
   return m;
+}
+
+std::vector<Move> PhutballState::bounded_distinct_moves(WorkBudget& budget) const {
+  std::vector<Move> moves;
+  if (outcome_ != Outcome::kNone) return moves;
+  for (int cell : rules().points) {
+    if (placement_ok(cell)) moves.emplace_back().push_back(static_cast<Move::Code>(cell));
+  }
+  budget.used += moves.size();
+  if (pos_.men_count == 0) return moves;
+  auto add = [&moves](const std::uint16_t* codes, std::size_t size, int, std::uint64_t) {
+    Move& m = moves.emplace_back();
+    for (std::size_t i = 0; i < size; ++i) m.push_back(codes[i]);
+  };
+  auto ok = [this](int ball, std::uint64_t key) { return ending_ok(ball, key); };
+  const std::uint64_t left = budget.limit > budget.used ? budget.limit - budget.used : 0;
+  const std::size_t cap = static_cast<std::size_t>(
+      std::min<std::uint64_t>(left, std::numeric_limits<std::size_t>::max()));
+  bool stopped = false;
+  const std::size_t explored = for_each_jump_result(
+      rules(), pos_, add, ok, cap,
+      [&budget] { return budget.stop && budget.stop(); }, &stopped);
+  budget.used += explored;
+  if (stopped || explored >= cap) {
+    // explored == cap may also mean the walk happened to end there: a (rare) false alarm that
+    // only costs the caller its fallback.
+    budget.truncated = true;
+  }
+  if (moves.empty()) {
+    // No placement (superko, a full board) and no legal ending within the budget: walk on to the
+    // first legal ending; the state is not terminal, so one exists (has_any_move).
+    std::size_t more = 0;
+    more = for_each_jump_result(rules(), pos_, add, ok, std::numeric_limits<std::size_t>::max(),
+                                [&moves] { return !moves.empty(); });
+    budget.used += more;
+  }
+  return moves;
 }
 
 std::vector<double> PhutballState::evaluate() const {
@@ -86,7 +139,7 @@ std::vector<double> PhutballState::evaluate() const {
   const Rules& r = rules();
   const int mover = pos_.to_move;
   // The mover's best jump now (a bounded search: this runs at every leaf).
-  JumpSearch s = search_jumps(*this, 4000);
+  JumpSearch s = search_jumps(*this, kEvalJumpStates);
   double mover_value;
   if (!s.win.empty()) {
     mover_value = 0.97;
@@ -144,7 +197,9 @@ void PhutballState::order_moves(std::vector<Move>& moves) const {
 Move PhutballState::playout_move(Rng& rng) const {
   // A winning jump when there is one; else a placement near the ball most of the time, any
   // distinct move otherwise.
-  if (auto win = find_winning_move()) return *win;
+  WorkBudget win_budget;
+  win_budget.limit = kPlayoutJumpStates;
+  if (auto win = bounded_winning_move(win_budget)) return *win;
   if (rng.below(4) != 0) {
     const int ball = pos_.ball;
     std::vector<int> near;
@@ -162,7 +217,9 @@ Move PhutballState::playout_move(Rng& rng) const {
           static_cast<Move::Code>(near[rng.below(static_cast<std::uint32_t>(near.size()))])};
     }
   }
-  std::vector<Move> moves = distinct_moves();
+  WorkBudget move_budget;
+  move_budget.limit = kPlayoutJumpStates;
+  std::vector<Move> moves = bounded_distinct_moves(move_budget);
   return moves[rng.below(static_cast<std::uint32_t>(moves.size()))];
 }
 

@@ -5,6 +5,7 @@
 // it fast in practice (the 7×7 block of TV-20 has 955,182 states).
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 namespace plateau::phutball {
@@ -20,7 +21,14 @@ struct JumpSearch {
 };
 
 // Searches the jumps of the side to move of `state` (ending rules of the state: own goals,
-// superko), visiting at most `budget` jump states.
-JumpSearch search_jumps(const PhutballState& state, std::size_t budget);
+// superko), visiting at most `budget` jump states; `stop` (optional) is polled every
+// kStopPollStates states and ends the search (complete = false) once it returns true.
+JumpSearch search_jumps(const PhutballState& state, std::size_t budget,
+                        const std::function<bool()>& stop = {});
+
+// Work bounds of Phutball's AI hooks that take no WorkBudget (jump states per call): the
+// evaluation's look at the mover's best jump, and the playout policy's win check and move list.
+inline constexpr std::size_t kEvalJumpStates = 4000;
+inline constexpr std::size_t kPlayoutJumpStates = 4000;
 
 }  // namespace plateau::phutball

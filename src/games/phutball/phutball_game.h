@@ -107,10 +107,15 @@ class PhutballState : public State {
   bool equals(const State& other) const override;
 
   // AI hooks (core/state.h), in phutball_ai.cpp: the exact win-in-one search (§13.2; no node
-  // budget, so "none" is a proof), an evaluation from the ball's progress and the mover's best
+  // budget, so "none" is a proof: a tool, bots call the bounded one), an evaluation from the ball's progress and the mover's best
   // jump, winning and advancing jumps then placements near the ball as move order, and a
   // playout policy that takes wins and places near the ball.
   std::optional<Move> find_winning_move() const override;
+  // The same search over jump states, stopped after budget.limit states (or budget.stop()).
+  std::optional<Move> bounded_winning_move(WorkBudget& budget) const override;
+  // Placements, then one move per jump state in DFS order until budget.limit positions
+  // (placements count one each) or budget.stop(); never empty for a non-terminal state.
+  std::vector<Move> bounded_distinct_moves(WorkBudget& budget) const override;
   std::vector<double> evaluate() const override;
   void order_moves(std::vector<Move>& moves) const override;
   Move playout_move(Rng& rng) const override;

@@ -5,7 +5,8 @@
 //   * for_each_jump_path: every path, as legal_moves() and perft count them (§13.1). The number
 //     of paths can explode (12.7M in a 7×7 block, TV-20): only for positions known to be small.
 //   * for_each_jump_result: every jump state once (DFS with a visited set), with the first path
-//     that reached it: one move per resulting position, what bots use. Takes a node budget.
+//     that reached it: one move per resulting position, what bots use. Takes a node budget
+//     and a stop function (bots: PhutballState::bounded_distinct_moves).
 //   * has_legal_ending: whether some continuation from a jump state ends legally; stops at the
 //     first one, so it is cheap whenever most endings are legal (step input, §8).
 // An `ending_ok(ball, key)` predicate says whether a move may end there: `key` is the Zobrist
@@ -18,6 +19,10 @@
 #include "games/phutball/phutball_rules.h"
 
 namespace plateau::phutball {
+
+// How often the interruptible walks poll their stop function: every this many jump states
+// (about 1 ms of walking, docs/PERFORMANCE.md).
+inline constexpr std::size_t kStopPollStates = 2048;
 
 // An open-addressing set of 64-bit position keys (the visited set of §13.2).
 class KeySet {
@@ -128,30 +133,42 @@ void for_each_jump_path(const Rules& rules, const Position& pos, Visit&& visit,
 // Calls visit(codes, size, ball, key) once per jump state reached by ≥1 hop whose ending is
 // allowed, with the first path that reached it (§13.2). Explores at most `budget` jump states
 // (allowed or not); returns the number explored (== budget means it may have stopped early).
-template <class Visit, class EndingOk>
+// `stop()` is polled every kStopPollStates jump states; once it returns true the walk ends (the
+// return value is then below `budget` only if the walk had finished anyway).
+template <class Visit, class EndingOk, class Stop>
 std::size_t for_each_jump_result(const Rules& rules, const Position& pos, Visit&& visit,
-                                 const EndingOk& ending_ok,
-                                 std::size_t budget = std::numeric_limits<std::size_t>::max()) {
+                                 const EndingOk& ending_ok, std::size_t budget, const Stop& stop,
+                                 bool* stopped = nullptr) {
   if (!on_board(rules, pos.ball)) return 0;
   detail::HopWalker w(rules, pos);
   KeySet seen;
   std::size_t explored = 0;
+  bool halted = false;
   auto walk = [&](auto& self, int from) -> void {
     for (int d : kDirections) {
-      if (explored >= budget) return;
+      if (halted || explored >= budget) return;
       const int to = hop_landing(w.rules, w.men, from, d);
       if (to < 0) continue;
       const std::uint64_t delta = w.hop(from, d, to);
       if (seen.insert(w.key)) {
         ++explored;
+        if (explored % kStopPollStates == 0 && stop()) halted = true;
         if (ending_ok(to, w.key)) visit(w.path.data(), w.path.size(), to, w.key);
-        if (rules.landing[to] == Landing::kPoint) self(self, to);
+        if (!halted && rules.landing[to] == Landing::kPoint) self(self, to);
       }
       w.undo(from, d, to, delta);
     }
   };
   walk(walk, pos.ball);
+  if (stopped) *stopped = halted;
   return explored;
+}
+
+template <class Visit, class EndingOk>
+std::size_t for_each_jump_result(const Rules& rules, const Position& pos, Visit&& visit,
+                                 const EndingOk& ending_ok,
+                                 std::size_t budget = std::numeric_limits<std::size_t>::max()) {
+  return for_each_jump_result(rules, pos, visit, ending_ok, budget, [] { return false; });
 }
 
 // Whether the position `pos` (reached by ≥1 hop of the current move; pos.key not yet switched
