@@ -104,8 +104,8 @@ void HttpSession::on_read(beast::error_code ec) {
     }
     const char* status = !ready_ ? "starting" : skipped.empty() ? "ok" : "degraded";
     nlohmann::json j = {{"status", status}, {"skipped_tables", std::move(skipped)}};
-    respond(make(ready_ ? http::status::ok : http::status::service_unavailable,
-                 json_text(j) + "\n", "application/json"));
+    respond(make(ready_ ? http::status::ok : http::status::service_unavailable, json_text(j) + "\n",
+                 "application/json"));
     return;
   }
   if (target == "/api/games") {

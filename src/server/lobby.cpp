@@ -79,8 +79,9 @@ void Lobby::restore() {
       auto cit = snap.chat.find(row.id);
       std::shared_ptr<Table> table;
       try {
-        table = std::make_shared<Table>(*this, row, mit == snap.moves.end() ? kNoMoves : mit->second,
-                                        cit == snap.chat.end() ? kNoChat : cit->second);
+        table =
+            std::make_shared<Table>(*this, row, mit == snap.moves.end() ? kNoMoves : mit->second,
+                                    cit == snap.chat.end() ? kNoChat : cit->second);
       } catch (const std::exception& e) {
         // One bad table must not keep every other one from being played: leave it out, rows and
         // all, for someone to look at.
@@ -103,14 +104,15 @@ void Lobby::restore() {
   }
   if (downtime_ms > 0) spdlog::info("store: the server was down for {} ms", downtime_ms);
   for (auto& t : restored) t->resume(downtime_ms);
-  spdlog::info("store: {} accounts, {} tables, {} moves restored, {} tables skipped",
-               snap.accounts.size(), restored.size(),
-               [&] {
-                 std::size_t n = 0;
-                 for (const auto& [id, m] : snap.moves) n += m.size();
-                 return n;
-               }(),
-               skipped_.size());
+  spdlog::info(
+      "store: {} accounts, {} tables, {} moves restored, {} tables skipped", snap.accounts.size(),
+      restored.size(),
+      [&] {
+        std::size_t n = 0;
+        for (const auto& [id, m] : snap.moves) n += m.size();
+        return n;
+      }(),
+      skipped_.size());
 }
 
 std::vector<SkippedTable> Lobby::skipped_tables() const {

@@ -11,8 +11,8 @@ void Table::resume(std::int64_t downtime_ms) {
   post(
       Caller{},
       [this, downtime_ms](Tx& tx) {
-        if (downtime_ms <= 0 || status_ != TableStatus::kPlaying || !clock_.enabled() ||
-            !state_ || state_->is_terminal()) {
+        if (downtime_ms <= 0 || status_ != TableStatus::kPlaying || !clock_.enabled() || !state_ ||
+            state_->is_terminal()) {
           return;
         }
         // The turn's clock started at turn_started_ms_ and ran (in the server's view) through
@@ -27,9 +27,8 @@ void Table::resume(std::int64_t downtime_ms) {
         spdlog::info("table {}: {} ms of downtime given back to the clock", label(), credit);
         const std::int64_t seconds = (downtime_ms + 500) / 1000;
         if (seconds < 1) return;  // a quick restart is not worth a line in the chat
-        const std::string text = "Server was down for " +
-                                 std::to_string(seconds) +
-                                 " s; clocks were stopped.";
+        const std::string text =
+            "Server was down for " + std::to_string(seconds) + " s; clocks were stopped.";
         store::ChatRow row{id_, now, "server", text};
         tx.batch.add_chat(row);
         chat_.push_back(row);

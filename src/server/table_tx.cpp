@@ -135,9 +135,10 @@ void Table::finish(Tx tx, Done done) {
     if (fault_hooked()) table_fault_point("finish", label());
     tx.undo = tx.batch.take_rollbacks();
   } catch (const std::exception& e) {
-    spdlog::error("table {}: internal error while finishing a command: {}; back to the last "
-                  "saved state",
-                  label(), e.what());
+    spdlog::error(
+        "table {}: internal error while finishing a command: {}; back to the last "
+        "saved state",
+        label(), e.what());
     std::vector<std::function<void()>> undo = std::move(tx.undo);
     for (auto& u : tx.batch.take_rollbacks()) undo.push_back(std::move(u));
     roll_back(undo);
@@ -155,9 +156,8 @@ void Table::finish(Tx tx, Done done) {
   auto pending = std::make_shared<Tx>(std::move(tx));
   lobby_.store().submit(std::move(batch), [self = shared_from_this(), pending,
                                            done = std::move(done)](std::exception_ptr error) {
-    boost::asio::post(self->strand_, [self, pending, done, error] {
-      self->committed(*pending, done, error);
-    });
+    boost::asio::post(self->strand_,
+                      [self, pending, done, error] { self->committed(*pending, done, error); });
   });
 }
 
@@ -168,9 +168,10 @@ void Table::committed(Tx& tx, Done done, std::exception_ptr error) {
     // anything yet, so nothing acknowledged is lost.
     const std::string why = what_of(error);
     const std::string message =
-        !committed_.stored ? "table " + label() + " could not be saved (" + why + "); it was not opened"
-        : tx.moved         ? "the move could not be saved (" + why + "); it was not played"
-                           : "the command could not be saved (" + why + "); nothing changed";
+        !committed_.stored
+            ? "table " + label() + " could not be saved (" + why + "); it was not opened"
+        : tx.moved ? "the move could not be saved (" + why + "); it was not played"
+                   : "the command could not be saved (" + why + "); nothing changed";
     spdlog::error("table {}: store write failed: {}; back to the last saved state", label(), why);
     roll_back(tx.undo);
     retry_after_ms_ = Lobby::now_ms() + kStoreRetryMs;
@@ -300,9 +301,10 @@ void Table::roll_back(std::vector<std::function<void()>>& undo) {
   try {
     load_durable(committed_.data, committed_.moves, committed_.chat);
   } catch (const std::exception& e) {
-    spdlog::critical("table {}: cannot go back to its saved state ({}); unavailable until the "
-                     "server restarts",
-                     label(), e.what());
+    spdlog::critical(
+        "table {}: cannot go back to its saved state ({}); unavailable until the "
+        "server restarts",
+        label(), e.what());
     lost_ = true;
   }
 }
@@ -314,16 +316,15 @@ void Table::note_committed(const Tx& tx) {
   }
   // Moves only change at the end (play, undo, reset): keep the common prefix, copy the rest.
   auto same = [](const Played& a, const Played& b) {
-    return a.text == b.text && a.seat == b.seat && a.at_ms == b.at_ms &&
-           a.automatic == b.automatic;
+    return a.text == b.text && a.seat == b.seat && a.at_ms == b.at_ms && a.automatic == b.automatic;
   };
   std::size_t i = 0;
   const std::size_t n = std::min(committed_.moves.size(), moves_.size());
   while (i < n && same(committed_.moves[i], moves_[i])) ++i;
   committed_.moves.erase(committed_.moves.begin() + static_cast<std::ptrdiff_t>(i),
                          committed_.moves.end());
-  committed_.moves.insert(committed_.moves.end(),
-                          moves_.begin() + static_cast<std::ptrdiff_t>(i), moves_.end());
+  committed_.moves.insert(committed_.moves.end(), moves_.begin() + static_cast<std::ptrdiff_t>(i),
+                          moves_.end());
   auto same_chat = [](const store::ChatRow& a, const store::ChatRow& b) {
     return a.at_ms == b.at_ms && a.user == b.user && a.text == b.text;
   };

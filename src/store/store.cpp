@@ -1,7 +1,6 @@
 #include "store/store.h"
 
 #include <SQLiteCpp/SQLiteCpp.h>
-
 #include <sqlite3.h>
 
 #include <chrono>
@@ -249,7 +248,8 @@ void Store::writer_loop() {
 void Store::note_alive() {
   try {
     db_->exec("SAVEPOINT alive");
-    SQLite::Statement q(*db_, "INSERT OR REPLACE INTO server_state(key, value) VALUES ('alive_ms', ?)");
+    SQLite::Statement q(*db_,
+                        "INSERT OR REPLACE INTO server_state(key, value) VALUES ('alive_ms', ?)");
     q.bind(1, static_cast<int64_t>(wall_ms()));
     q.exec();
     db_->exec("RELEASE alive");
@@ -266,7 +266,8 @@ void Store::end_failed_transaction() noexcept {
   // SQLite rolls back by itself on some errors (SQLITE_FULL, SQLITE_IOERR may); when it did not,
   // the transaction would stay open and every later BEGIN would fail.
   sqlite3* handle = db_->getHandle();
-  if (handle && !sqlite3_get_autocommit(handle)) sqlite3_exec(handle, "ROLLBACK", nullptr, nullptr, nullptr);
+  if (handle && !sqlite3_get_autocommit(handle))
+    sqlite3_exec(handle, "ROLLBACK", nullptr, nullptr, nullptr);
 }
 
 void Store::write_group(std::vector<Pending>& group) {

@@ -51,8 +51,9 @@ class ContainmentTest : public ::testing::Test {
     }();
     (void)registered;
     dir_ = fs::temp_directory_path() /
-           ("plateau-containment-" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
-            "-" + std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+           ("plateau-containment-" +
+            std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+            std::to_string(reinterpret_cast<std::uintptr_t>(this)));
     fs::create_directories(dir_);
     store_ = std::make_unique<store::Store>(dir_ / "plateau.db");
     lobby_ = std::make_unique<Lobby>(io_, *store_, workers_);
