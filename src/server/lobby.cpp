@@ -211,13 +211,27 @@ std::vector<std::string> Lobby::rate_game(const std::string& game, const std::st
     }
     return it->second;
   };
+  // If the batch fails, the cache goes back to what is stored (a row made just now goes).
+  std::vector<std::pair<store::RatingRow, bool>> before;  // (row, it was there)
+  for (const auto* p : {&a, &b}) {
+    auto it = ratings_.find({game, to_lower(*p)});
+    before.emplace_back(it != ratings_.end() ? it->second : store::RatingRow{},
+                        it != ratings_.end());
+  }
+  batch.on_rollback([this, game, a, b, before] {
+    std::lock_guard lock(mutex_);
+    const std::string names[] = {a, b};
+    for (int i = 0; i < 2; ++i) {
+      const auto key = std::make_pair(game, to_lower(names[i]));
+      if (before[i].second) {
+        ratings_[key] = before[i].first;
+      } else {
+        ratings_.erase(key);
+      }
+    }
+  });
   store::RatingRow& ra = get(a);
   store::RatingRow& rb = get(b);
-  // If the batch fails, the cache goes back to what is stored.
-  batch.on_rollback([this, before = std::vector<store::RatingRow>{ra, rb}] {
-    std::lock_guard lock(mutex_);
-    for (const auto& r : before) ratings_[{r.game, to_lower(r.player)}] = r;
-  });
   const Glicko ga{ra.rating, ra.deviation, ra.volatility};
   const Glicko gb{rb.rating, rb.deviation, rb.volatility};
   const Glicko na = glicko2_update(ga, gb, score_a);

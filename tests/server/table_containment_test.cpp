@@ -169,6 +169,32 @@ TEST_F(ContainmentTest, AFaultWhileFinishingStoresNothing) {
   EXPECT_EQ(events.at(0).type, "move") << message_of(events);
 }
 
+// The standings' lines as alice is told them.
+std::vector<std::string> standings_of(std::vector<Event> events) {
+  for (const auto& e : events) {
+    if (e.type == "list") return e.data.value("lines", std::vector<std::string>());
+  }
+  return {};
+}
+
+TEST_F(ContainmentTest, ARatedEndThatFailsLeavesTheRatingsAlone) {
+  run(alice_, "move 101 S4#1");
+  run(bob_, "move 101 S4#2");
+  fail_at("finish", "bohnduell 101");
+  // The resignation ended the game and rated it in memory before the fault: all of it goes.
+  auto events = run(alice_, "resign 101");
+  EXPECT_EQ(message_of(events),
+            "internal error (injected fault at finish); the table is as it was before the command");
+  set_table_fault_hook(nullptr);
+  EXPECT_EQ(standings_of(run(alice_, "standings bohnduell")),
+            (std::vector<std::string>{"Standings of bohnduell:", "No rated games yet."}));
+  EXPECT_EQ(ply_of(101), 2);
+  events = run(alice_, "resign 101");
+  ASSERT_FALSE(events.empty());
+  EXPECT_EQ(events.back().type, "gameover") << message_of(events);
+  EXPECT_EQ(standings_of(run(alice_, "standings bohnduell")).size(), 3u);
+}
+
 TEST_F(ContainmentTest, AFaultWhileDeliveringLosesOnlyThatEvent) {
   fail_at("deliver", "bohnduell 101");
   // Stored, but nobody can be told: the server goes on and the move stands.
