@@ -10,6 +10,7 @@
 #include "server/json_text.h"
 #include "server/lobby.h"
 #include "server/static_files.h"
+#include "server/table_access.h"
 #include "server/ws_session.h"
 
 namespace plateau::server {
@@ -122,7 +123,7 @@ void HttpSession::on_read(beast::error_code ec) {
   if (target == "/api/tables") {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& s : lobby_.table_summaries()) {
-      if (s.invisible) continue;
+      if (s.access.invisible) continue;  // HTTP carries no login: nobody may see it here
       nlohmann::json seats = nlohmann::json::array();
       for (const auto& o : s.seats) seats.push_back({{"kind", o.kind}, {"name", o.name}});
       j.push_back({{"game", s.game},
@@ -136,13 +137,24 @@ void HttpSession::on_read(beast::error_code ec) {
     return;
   }
   if (starts_with(target, "/records/")) {
-    // /records/GAME/NUMBER (an optional ".txt" suffix)
+    // /records/GAME/NUMBER (an optional ".txt" suffix); an invisible table's record needs its
+    // key, ?key=KEY (table_access.h), and is "no such record" without it, like a missing one.
     std::string rest = target.substr(9);
+    std::string key;
+    if (auto q = rest.find('?'); q != std::string::npos) {
+      if (starts_with(std::string_view(rest).substr(q + 1), "key=")) key = rest.substr(q + 5);
+      rest.resize(q);
+    }
     if (rest.size() > 4 && rest.substr(rest.size() - 4) == ".txt") rest.resize(rest.size() - 4);
     auto parts = split(rest, '/');
     if (parts.size() == 2 && !parts[1].empty() && parts[1].size() < 10 &&
         std::all_of(parts[1].begin(), parts[1].end(), ::isdigit)) {
-      if (auto table = lobby_.find_table(std::string(parts[0]), std::stoi(std::string(parts[1])))) {
+      auto table = lobby_.find_table(std::string(parts[0]), std::stoi(std::string(parts[1])));
+      if (table) {
+        const TableAccess access = table->summary().access;
+        if (access.invisible && !record_key_matches(access, key)) table.reset();
+      }
+      if (table) {
         table->fetch_record([self = shared_from_this()](std::string record) {
           boost::asio::post(self->stream_.get_executor(), [self, record = std::move(record)] {
             if (record.empty()) {
@@ -155,7 +167,7 @@ void HttpSession::on_read(beast::error_code ec) {
         return;
       }
     }
-    respond(make(http::status::not_found, "no such record\n"));
+    respond(make(http::status::not_found, std::string(kNoSuchRecord)));
     return;
   }
   if (auto file = find_static_file(web_dir_, target)) {
