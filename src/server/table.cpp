@@ -340,8 +340,9 @@ void Table::fetch_record(std::function<void(std::string)> reply) {
     }
     header.extra_tags.emplace_back("Board", std::to_string(self->number_));
     if (!self->reason_.empty()) header.extra_tags.emplace_back("Termination", self->reason_);
+    // Only what is on disk: a move still being written (and maybe refused) is not shown yet.
     std::vector<Move> moves;
-    for (const auto& p : self->moves_) moves.push_back(p.move);
+    for (const auto& p : self->committed_.moves) moves.push_back(p.move);
     std::string text;  // "" (no record) if writing it fails: the table goes on
     try {
       text = write_record(*self->initial_, moves, header);
