@@ -164,6 +164,18 @@ void BasicHttpSession<Stream>::on_read(beast::error_code ec) {
     }
     return;
   }
+  if (target == "/healthz/detail" || target == "/healthz?detail") {
+    // For operators: "ok", or "degraded" with the stored tables start-up had to leave out.
+    nlohmann::json skipped = nlohmann::json::array();
+    for (const auto& t : lobby_.skipped_tables()) {
+      skipped.push_back({{"game", t.game}, {"number", t.number}, {"id", t.id}, {"error", t.error}});
+    }
+    const char* status = !ready_ ? "starting" : skipped.empty() ? "ok" : "degraded";
+    nlohmann::json j = {{"status", status}, {"skipped_tables", std::move(skipped)}};
+    respond(make(ready_ ? http::status::ok : http::status::service_unavailable, json_text(j) + "\n",
+                 "application/json"));
+    return;
+  }
   if (target == "/api/games") {
     nlohmann::json j = nlohmann::json::array();
     for (const GameInfo* g : registered_games()) {

@@ -62,6 +62,9 @@ std::int64_t Lobby::now_ms() {
 
 void Lobby::restore() {
   store::Snapshot snap = store_.load();
+  // The clocks stood still while nobody could move: from the store's last sign of life to now.
+  const std::int64_t downtime_ms =
+      snap.alive_ms > 0 ? std::max<std::int64_t>(0, now_ms() - snap.alive_ms) : 0;
   std::vector<std::shared_ptr<Table>> restored;
   {
     std::lock_guard lock(mutex_);
@@ -70,14 +73,25 @@ void Lobby::restore() {
     static const std::vector<store::MoveRow> kNoMoves;
     static const std::vector<store::ChatRow> kNoChat;
     for (const auto& row : snap.tables) {
-      auto mit = snap.moves.find(row.id);
-      auto cit = snap.chat.find(row.id);
-      auto table =
-          std::make_shared<Table>(*this, row, mit == snap.moves.end() ? kNoMoves : mit->second,
-                                  cit == snap.chat.end() ? kNoChat : cit->second);
-      tables_[{row.game, row.number}] = table;
+      // Whatever happens to this table, its number and id stay taken.
       next_number_[row.game] = std::max(next_number_[row.game], row.number + 1);
       next_table_id_ = std::max(next_table_id_, row.id + 1);
+      auto mit = snap.moves.find(row.id);
+      auto cit = snap.chat.find(row.id);
+      std::shared_ptr<Table> table;
+      try {
+        table =
+            std::make_shared<Table>(*this, row, mit == snap.moves.end() ? kNoMoves : mit->second,
+                                    cit == snap.chat.end() ? kNoChat : cit->second);
+      } catch (const std::exception& e) {
+        // One bad table must not keep every other one from being played: leave it out, rows and
+        // all, for someone to look at.
+        spdlog::error("store: table {} {} (id {}) skipped: {}", row.game, row.number, row.id,
+                      e.what());
+        skipped_.push_back({row.game, row.number, row.id, e.what()});
+        continue;
+      }
+      tables_[{row.game, row.number}] = table;
       for (const auto& s : table->summary().seats) {
         if (s.kind == "user" && starts_with(to_lower(s.name), "guest")) {
           try {
@@ -89,13 +103,28 @@ void Lobby::restore() {
       restored.push_back(table);
     }
   }
-  for (auto& t : restored) t->resume();
-  spdlog::info("store: {} accounts, {} tables, {} moves restored", snap.accounts.size(),
-               snap.tables.size(), [&] {
-                 std::size_t n = 0;
-                 for (const auto& [id, m] : snap.moves) n += m.size();
-                 return n;
-               }());
+  if (downtime_ms > 0) spdlog::info("store: the server was down for {} ms", downtime_ms);
+  for (auto& t : restored) t->resume(downtime_ms);
+  spdlog::info(
+      "store: {} accounts, {} tables, {} moves restored, {} tables skipped", snap.accounts.size(),
+      restored.size(),
+      [&] {
+        std::size_t n = 0;
+        for (const auto& [id, m] : snap.moves) n += m.size();
+        return n;
+      }(),
+      skipped_.size());
+}
+
+std::vector<SkippedTable> Lobby::skipped_tables() const {
+  std::lock_guard lock(mutex_);
+  return skipped_;
+}
+
+void Lobby::forget_table(const std::string& game, int number, const Table* table) {
+  std::lock_guard lock(mutex_);
+  auto it = tables_.find({game, number});
+  if (it != tables_.end() && it->second.get() == table) tables_.erase(it);
 }
 
 void Lobby::stop() {
@@ -183,6 +212,25 @@ std::vector<std::string> Lobby::rate_game(const std::string& game, const std::st
     }
     return it->second;
   };
+  // If the batch fails, the cache goes back to what is stored (a row made just now goes).
+  std::vector<std::pair<store::RatingRow, bool>> before;  // (row, it was there)
+  for (const auto* p : {&a, &b}) {
+    auto it = ratings_.find({game, to_lower(*p)});
+    before.emplace_back(it != ratings_.end() ? it->second : store::RatingRow{},
+                        it != ratings_.end());
+  }
+  batch.on_rollback([this, game, a, b, before] {
+    std::lock_guard lock(mutex_);
+    const std::string names[] = {a, b};
+    for (int i = 0; i < 2; ++i) {
+      const auto key = std::make_pair(game, to_lower(names[i]));
+      if (before[i].second) {
+        ratings_[key] = before[i].first;
+      } else {
+        ratings_.erase(key);
+      }
+    }
+  });
   store::RatingRow& ra = get(a);
   store::RatingRow& rb = get(b);
   const Glicko ga{ra.rating, ra.deviation, ra.volatility};

@@ -21,6 +21,15 @@
 
 namespace plateau::server {
 
+// A stored table that start-up could not replay: it is left out (its rows stay in the store,
+// untouched, and its number is never given to another table) and reported by /healthz/detail.
+struct SkippedTable {
+  std::string game;
+  int number = 0;
+  std::int64_t id = 0;
+  std::string error;
+};
+
 struct LobbyStats {
   std::size_t connections = 0;
   std::size_t tables = 0;
@@ -32,9 +41,16 @@ class Lobby {
   Lobby(boost::asio::io_context& io, store::Store& store, boost::asio::thread_pool& workers);
 
   // Reads the store and rebuilds every table (with moves, clocks, queued moves, chat), then
-  // re-arms clocks and CPU players. Call once before accepting connections. Throws
-  // std::runtime_error if a stored table cannot be replayed.
+  // re-arms clocks and CPU players; running clocks are not charged for the time the server was
+  // down (from the store's last sign of life to now). Call once before accepting connections.
+  // A table that cannot be replayed is skipped (logged, and listed by skipped_tables()); its
+  // rows stay in the store and its number is not reused.
   void restore();
+  // The tables restore() skipped. Thread-safe.
+  std::vector<SkippedTable> skipped_tables() const;
+  // Removes `table` (numbered `number` in `game`) from the index if it is still the one there:
+  // a new table whose first write failed never existed. Thread-safe.
+  void forget_table(const std::string& game, int number, const Table* table);
   // Stops table timers (shutdown).
   void stop();
 
@@ -107,6 +123,7 @@ class Lobby {
   std::int64_t next_table_id_ = 1;
   int next_guest_ = 1;
   std::size_t connections_ = 0;
+  std::vector<SkippedTable> skipped_;
 };
 
 }  // namespace plateau::server

@@ -22,8 +22,6 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::size_t kChatKept = 50;
-const std::string kPageAtEnd = "\x01page";
 constexpr std::size_t kChatMaxBytes = 1000;
 
 std::string format_return(double r) {
@@ -93,7 +91,8 @@ Table::Table(Lobby& lobby, std::int64_t id, std::shared_ptr<const Game> game, in
       created_ms_(now_ms),
       game_(std::move(game)),
       creator_(std::move(creator)),
-      clock_(clock) {
+      clock_(clock),
+      retry_timer_(strand_) {
   const int n = game_->num_seats();
   board_ = !seats.empty();
   seats_ = board_ ? std::move(seats) : std::vector<SeatOwner>(static_cast<std::size_t>(n));
@@ -119,7 +118,8 @@ Table::Table(Lobby& lobby, const store::TableRow& row, const std::vector<store::
       id_(row.id),
       game_name_(row.game),
       number_(row.number),
-      created_ms_(row.created_ms) {
+      created_ms_(row.created_ms),
+      retry_timer_(strand_) {
   try {
     load_data_json(row.data);
     for (const auto& m : moves) {
@@ -135,6 +135,7 @@ Table::Table(Lobby& lobby, const store::TableRow& row, const std::vector<store::
   std::size_t first = chat.size() > kChatKept ? chat.size() - kChatKept : 0;
   chat_.assign(chat.begin() + static_cast<std::ptrdiff_t>(first), chat.end());
   bots_.resize(seats_.size());
+  committed_ = {true, row.data, moves_, chat_};
   refresh_summary();
 }
 
@@ -182,7 +183,14 @@ std::string Table::data_json() const {
 }
 
 void Table::load_data_json(const std::string& text) {
+  // Every durable member is assigned (or cleared) here: roll_back() reloads a live table.
   json j = json::parse(text);
+  seats_.clear();
+  extra_entries_.clear();
+  request_.reset();
+  initial_.reset();
+  state_.reset();
+  moves_.clear();
   board_ = j.value("board", false);
   creator_ = j.value("creator", std::string());
   game_ = make_game(game_name_, j.value("options", std::string()));
@@ -223,145 +231,7 @@ void Table::load_data_json(const std::string& text) {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Strand plumbing
-
-void Table::post(Caller caller, Action action, Done done) {
-  boost::asio::post(strand_, [self = shared_from_this(),
-                              job = Job{std::move(caller), std::move(action),
-                                        std::move(done)}]() mutable { self->run(std::move(job)); });
-}
-
-void Table::run(Job job) {
-  waiting_.push_back(std::move(job));
-  pump();
-}
-
-void Table::pump() {
-  while (!busy_ && !waiting_.empty()) {
-    Job job = std::move(waiting_.front());
-    waiting_.pop_front();
-    execute(std::move(job));
-  }
-}
-
-void Table::execute(Job job) {
-  Tx tx;
-  tx.caller = job.caller;
-  try {
-    job.action(tx);
-  } catch (const CommandError& e) {
-    tx = Tx{};
-    tx.caller = job.caller;
-    tx.reply(error_event(e.what()));
-  } catch (const std::exception& e) {
-    spdlog::error("table {}: internal error: {}", label(), e.what());
-    tx = Tx{};
-    tx.caller = job.caller;
-    tx.reply(error_event(std::string("internal error: ") + e.what()));
-  }
-  finish(std::move(tx), std::move(job.done));
-}
-
-void Table::finish(Tx tx, Done done) {
-  // Move events show the page as it stands after the whole action (queued and automatic replies
-  // included); a game-over event right after a move needs no second copy of it.
-  bool moved = false;
-  std::string current;
-  for (auto& d : tx.out) {
-    if (d.event.page == kPageAtEnd) {
-      if (current.empty()) current = page("Summary", *state_, static_cast<int>(moves_.size()));
-      d.event.page = current;
-      moved = true;
-    } else if (moved && d.event.type == "gameover") {
-      d.event.page.clear();
-    }
-  }
-  if (tx.table_changed) {
-    tx.batch.put_table({id_, game_name_, number_, data_json(), created_ms_});
-  }
-  if (tx.batch.empty()) {
-    deliver(tx);
-    if (done) done();
-    after_change();
-    return;
-  }
-  busy_ = true;
-  store::Batch batch = std::move(tx.batch);
-  auto pending = std::make_shared<Tx>(std::move(tx));
-  lobby_.store().submit(std::move(batch), [self = shared_from_this(), pending,
-                                           done = std::move(done)](std::exception_ptr error) {
-    boost::asio::post(self->strand_, [self, pending, done, error] {
-      if (error) {
-        // Memory is ahead of the disk now; the durable state is consistent, so the honest way
-        // out is to stop and let a restart reload it.
-        try {
-          std::rethrow_exception(error);
-        } catch (const std::exception& e) {
-          spdlog::critical("table {}: store write failed: {}; stopping", self->label(), e.what());
-        }
-        std::abort();
-      }
-      self->busy_ = false;
-      self->deliver(*pending);
-      if (done) done();
-      self->after_change();
-      self->pump();
-    });
-  });
-}
-
-void Table::deliver(Tx& tx) {
-  std::vector<std::shared_ptr<Client>> all;
-  bool all_known = false;
-  auto everyone = [&]() -> const std::vector<std::shared_ptr<Client>>& {
-    if (all_known) return all;
-    all_known = true;
-    auto add = [&](const std::shared_ptr<Client>& c) {
-      if (c && std::find(all.begin(), all.end(), c) == all.end()) all.push_back(c);
-    };
-    watchers_.erase(std::remove_if(watchers_.begin(), watchers_.end(),
-                                   [](const auto& w) { return w.client.expired(); }),
-                    watchers_.end());
-    for (const auto& w : watchers_) add(w.client.lock());
-    for (const auto& s : seats_) {
-      if (s.kind == "user") {
-        for (const auto& c : lobby_.clients_of(s.name)) add(c);
-      }
-    }
-    return all;
-  };
-  const auto& me = tx.caller.client;
-  bool told_caller = false;
-  for (auto& d : tx.out) {
-    switch (d.to) {
-      case Delivery::To::kCaller:
-        if (me) me->send(d.event, true);
-        told_caller = true;
-        break;
-      case Delivery::To::kAll:
-        for (const auto& c : everyone()) {
-          c->send(d.event, c == me);
-          if (c == me) told_caller = true;
-        }
-        break;
-      case Delivery::To::kUser:
-        for (const auto& c : lobby_.clients_of(d.user)) {
-          c->send(d.event, c == me);
-          if (c == me) told_caller = true;
-        }
-        break;
-    }
-  }
-  if (me && !told_caller) me->send(ok_event("ok"), true);
-}
-
-void Table::after_change() {
-  refresh_summary();
-  if (stopped_) return;
-  arm_clock();
-  maybe_think();
-}
+// The strand plumbing (post, run, pump, execute, finish, deliver, roll_back) is in table_tx.cpp.
 
 void Table::refresh_summary() {
   TableSummary s;
@@ -448,14 +318,11 @@ void Table::handle(Caller caller, Command command, Done done) {
       std::move(done));
 }
 
-void Table::resume() {
-  boost::asio::post(strand_, [self = shared_from_this()] { self->after_change(); });
-}
-
 void Table::stop() {
   boost::asio::post(strand_, [self = shared_from_this()] {
     self->stopped_ = true;
     self->timer_.cancel();
+    self->retry_timer_.cancel();
   });
 }
 
@@ -473,9 +340,16 @@ void Table::fetch_record(std::function<void(std::string)> reply) {
     }
     header.extra_tags.emplace_back("Board", std::to_string(self->number_));
     if (!self->reason_.empty()) header.extra_tags.emplace_back("Termination", self->reason_);
+    // Only what is on disk: a move still being written (and maybe refused) is not shown yet.
     std::vector<Move> moves;
-    for (const auto& p : self->moves_) moves.push_back(p.move);
-    reply(write_record(*self->initial_, moves, header));
+    for (const auto& p : self->committed_.moves) moves.push_back(p.move);
+    std::string text;  // "" (no record) if writing it fails: the table goes on
+    try {
+      text = write_record(*self->initial_, moves, header);
+    } catch (const std::exception& e) {
+      spdlog::error("table {}: cannot write its record: {}", self->label(), e.what());
+    }
+    reply(text);
   });
 }
 

@@ -95,8 +95,11 @@ class Table : public std::enable_shared_from_this<Table> {
   // On the strand: drops the closed connection `client` from the watchers and, if a spectator
   // left the list with it, tells everyone at the table (a `spectators` event).
   void watcher_closed(std::shared_ptr<Client> client);
-  // Re-arms clocks and CPU players after a restart.
-  void resume();
+  // Re-arms clocks and CPU players after a restart. `downtime_ms` (> 0) is how long the server
+  // was down: a running clock is not charged for it (the turn's start moves forward by that
+  // much, durably) and the table's chat says so ("Server was down for 25 s; clocks were
+  // stopped.").
+  void resume(std::int64_t downtime_ms = 0);
   // Cancels timers (server shutdown).
   void stop();
   // The game record (core/record.h) on the strand, passed to `reply`.
@@ -118,7 +121,7 @@ class Table : public std::enable_shared_from_this<Table> {
     std::set<int> accepted;  // table seats that agreed (the asker included)
   };
   struct Delivery {
-    enum class To { kCaller, kAll, kUser } to = To::kAll;
+    enum class To { kCaller, kAll, kOthers, kUser } to = To::kAll;  // kOthers: all but the caller
     std::string user;
     Event event;
   };
@@ -130,10 +133,20 @@ class Table : public std::enable_shared_from_this<Table> {
     std::vector<Delivery> out;
     void reply(Event e) { out.push_back({Delivery::To::kCaller, {}, std::move(e)}); }
     void all(Event e) { out.push_back({Delivery::To::kAll, {}, std::move(e)}); }
+    void others(Event e) { out.push_back({Delivery::To::kOthers, {}, std::move(e)}); }
     void user(const std::string& name, Event e) {
       out.push_back({Delivery::To::kUser, name, std::move(e)});
     }
+    // Filled by finish(): the table row written (empty if unchanged) and whether a move was
+    // played, for the commit's bookkeeping and its error message.
+    std::string data;
+    bool moved = false;
+    // In-memory changes outside the table to undo if the batch fails (Batch::on_rollback).
+    std::vector<std::function<void()>> undo;
   };
+  // A move event's page placeholder: finish() puts the page as it stands after the action.
+  static constexpr const char* kPageAtEnd = "\x01page";
+  static constexpr std::size_t kChatKept = 50;  // chat lines kept in memory (and shown)
   using Action = std::function<void(Tx&)>;
   struct Job {
     Caller caller;
@@ -141,14 +154,31 @@ class Table : public std::enable_shared_from_this<Table> {
     Done done;
   };
 
-  // Strand plumbing.
+  // Strand plumbing (table_tx.cpp). Containment: an exception anywhere in an action, its
+  // rendering, its delivery or its store callback is caught there; the table goes back to its
+  // last committed state (roll_back) and reports the error, and the server goes on.
   void post(Caller caller, Action action, Done done);
   void run(Job job);
   void pump();
   void execute(Job job);
   void finish(Tx tx, Done done);
+  // On the strand, once the store has written (error null) or refused the batch of `tx`.
+  void committed(Tx& tx, Done done, std::exception_ptr error);
   void deliver(Tx& tx);
   void after_change();
+  // Runs `undo` (the in-memory changes made outside the table along with the failed batch, such
+  // as ratings) in reverse, then puts every durable member back to the last committed state
+  // (committed_). A table that was never stored is marked lost_ and leaves the lobby.
+  void roll_back(std::vector<std::function<void()>>& undo);
+  // A Tx that tells `caller` "error: <message>" and everyone else at the table that the table
+  // is back at its last saved state.
+  Tx failure(const Caller& caller, const std::string& message) const;
+  // After a successful commit of `tx`: committed_ follows the memory.
+  void note_committed(const Tx& tx);
+  // Resets the durable members, then loads them from a table row's data and its moves and chat
+  // (the replay constructor and roll_back).
+  void load_durable(const std::string& data, const std::vector<Played>& moves,
+                    const std::vector<store::ChatRow>& chat);
 
   // Commands.
   // Checks that the caller may reach the table (table_access.h), runs `c`, then drops the
@@ -281,7 +311,22 @@ class Table : public std::enable_shared_from_this<Table> {
   std::int64_t ended_ms_ = 0;
   std::vector<store::ChatRow> chat_;  // recent lines
 
+  // The last committed state, for roll_back: the table row's data as stored and the moves and
+  // recent chat as they are on disk.
+  struct Committed {
+    bool stored = false;  // the table row is on disk
+    std::string data;
+    std::vector<Played> moves;
+    std::vector<store::ChatRow> chat;
+  };
+  Committed committed_;
+
   // Runtime only.
+  bool lost_ = false;  // its first write failed: it never existed durably and is gone
+  // After a store failure, automatic actions (clock, CPU) wait until then before retrying, so
+  // a full disk does not turn an expired clock into a busy loop.
+  std::int64_t retry_after_ms_ = 0;
+  boost::asio::steady_timer retry_timer_;
   struct Watcher {
     std::weak_ptr<Client> client;
     std::string user;  // the name it was logged in with when it came ("" if not)

@@ -46,6 +46,14 @@ CREATE TABLE chat (
 );
 CREATE INDEX chat_by_table ON chat(table_id, seq);
 )sql",
+      // 2: when the server was last alive (a heartbeat, and the time of every commit), so that
+      // a restart knows how long it was down and does not charge clocks for it.
+      R"sql(
+CREATE TABLE server_state (
+  key TEXT PRIMARY KEY,
+  value INTEGER NOT NULL
+);
+)sql",
   };
   return kMigrations;
 }

@@ -1,7 +1,10 @@
 #include "store/store.h"
 
 #include <SQLiteCpp/SQLiteCpp.h>
+#include <sqlite3.h>
 
+#include <chrono>
+#include <cstdio>
 #include <stdexcept>
 
 #include "store/migrations.h"
@@ -89,7 +92,17 @@ void Batch::apply(SQLite::Database& db) const {
   for (const auto& op : ops_) op(db);
 }
 
-Store::Store(const std::filesystem::path& path) {
+namespace {
+
+std::int64_t wall_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+Store::Store(const std::filesystem::path& path, int heartbeat_ms) : heartbeat_ms_(heartbeat_ms) {
   try {
     db_ = std::make_unique<SQLite::Database>(path.string(),
                                              SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
@@ -110,6 +123,9 @@ Store::Store(const std::filesystem::path& path) {
       db_->exec("PRAGMA user_version = " + std::to_string(v + 1));
       tx.commit();
     }
+    // Read before the writer starts: its first heartbeat overwrites it.
+    SQLite::Statement alive(*db_, "SELECT value FROM server_state WHERE key = 'alive_ms'");
+    if (alive.executeStep()) alive_at_open_ms_ = alive.getColumn(0).getInt64();
   } catch (const SQLite::Exception& e) {
     throw std::runtime_error("cannot open database " + path.string() + ": " + e.what());
   }
@@ -180,6 +196,7 @@ Snapshot Store::load() {
     }
   }
   tx.commit();
+  snap.alive_ms = alive_at_open_ms_;
   return snap;
 }
 
@@ -206,18 +223,51 @@ StoreStats Store::stats() const {
 void Store::writer_loop() {
   for (;;) {
     std::vector<Pending> group;
+    bool stop = false;
     {
       std::unique_lock lock(mutex_);
-      wake_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
-      if (queue_.empty()) return;  // stopping and drained
+      auto ready = [&] { return stopping_ || !queue_.empty(); };
+      if (heartbeat_ms_ > 0) {
+        wake_.wait_for(lock, std::chrono::milliseconds(heartbeat_ms_), ready);
+      } else {
+        wake_.wait(lock, ready);
+      }
+      stop = stopping_ && queue_.empty();
       group.reserve(queue_.size());
       while (!queue_.empty()) {
         group.push_back(std::move(queue_.front()));
         queue_.pop_front();
       }
     }
+    // An empty group is a heartbeat (idle for heartbeat_ms, or the last one when stopping).
     write_group(group);
+    if (stop) return;
   }
+}
+
+void Store::note_alive() {
+  try {
+    db_->exec("SAVEPOINT alive");
+    SQLite::Statement q(*db_,
+                        "INSERT OR REPLACE INTO server_state(key, value) VALUES ('alive_ms', ?)");
+    q.bind(1, static_cast<int64_t>(wall_ms()));
+    q.exec();
+    db_->exec("RELEASE alive");
+  } catch (...) {
+    try {
+      db_->exec("ROLLBACK TO alive");
+      db_->exec("RELEASE alive");
+    } catch (...) {
+    }
+  }
+}
+
+void Store::end_failed_transaction() noexcept {
+  // SQLite rolls back by itself on some errors (SQLITE_FULL, SQLITE_IOERR may); when it did not,
+  // the transaction would stay open and every later BEGIN would fail.
+  sqlite3* handle = db_->getHandle();
+  if (handle && !sqlite3_get_autocommit(handle))
+    sqlite3_exec(handle, "ROLLBACK", nullptr, nullptr, nullptr);
 }
 
 void Store::write_group(std::vector<Pending>& group) {
@@ -244,19 +294,31 @@ void Store::write_group(std::vector<Pending>& group) {
           }
         }
       }
-      if (!commit_error) tx.commit();
+      if (!commit_error) {
+        note_alive();
+        tx.commit();
+      }
     } catch (...) {
       commit_error = std::current_exception();
     }
+    if (commit_error) end_failed_transaction();
   }
   {
     std::lock_guard lock(mutex_);
     stats_.batches += group.size();
-    if (!commit_error) ++stats_.commits;
+    if (!commit_error && !group.empty()) ++stats_.commits;  // not heartbeats
   }
   for (std::size_t i = 0; i < group.size(); ++i) {
     std::exception_ptr e = commit_error ? commit_error : errors[i];
-    if (group[i].done) group[i].done(e);
+    // A callback that throws must not take the writer (and the server) down, nor keep the
+    // other callbacks from running.
+    try {
+      if (group[i].done) group[i].done(e);
+    } catch (const std::exception& x) {
+      std::fprintf(stderr, "store: a commit callback failed: %s\n", x.what());
+    } catch (...) {
+      std::fprintf(stderr, "store: a commit callback failed\n");
+    }
   }
   // The callbacks are destroyed here too, with whatever they hold (a table's pending events, a
   // connection): once flush() has returned, the server may tear down the I/O those need.

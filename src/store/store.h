@@ -8,6 +8,14 @@
 // so a failing batch does not spoil the others), commits once, then calls each batch's callback.
 // Concurrent moves of many tables therefore share one fsync, and each caller still learns only
 // after its own writes are durable.
+//
+// Liveness: every commit also records the time (server_state.alive_ms); while idle the writer
+// commits a heartbeat every `heartbeat_ms`, and once more when it stops. After a crash, the
+// stored time is at most one heartbeat before the crash (Snapshot::alive_ms).
+//
+// Failures: a batch that fails (a constraint, a full disk, an I/O error) is rolled back, alone
+// (inside its savepoint) or with its whole group (if the commit fails); its callback gets the
+// error and the writer goes on with the next group. A callback that throws is contained too.
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -17,6 +25,7 @@
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "store/store_types.h"
@@ -40,6 +49,12 @@ class Batch {
   void delete_moves_from(std::int64_t table_id, int from_ply);
   void add_chat(const ChatRow& row);
 
+  // Registers `undo`, which reverts an in-memory change made along with this batch (a rating in
+  // the lobby's cache). The store never runs it: the submitter takes them (take_rollbacks) and
+  // runs them, in reverse order, if the batch fails.
+  void on_rollback(std::function<void()> undo) { rollbacks_.push_back(std::move(undo)); }
+  std::vector<std::function<void()>> take_rollbacks() { return std::exchange(rollbacks_, {}); }
+
   bool empty() const { return ops_.empty(); }
   std::size_t size() const { return ops_.size(); }
   // Runs the writes on `db` (inside the caller's transaction). Throws SQLite::Exception.
@@ -47,6 +62,7 @@ class Batch {
 
  private:
   std::vector<std::function<void(SQLite::Database&)>> ops_;
+  std::vector<std::function<void()>> rollbacks_;
 };
 
 struct StoreStats {
@@ -63,7 +79,7 @@ class Store {
   // Opens (creating if needed) the database at `path`, sets WAL and synchronous=FULL, applies the
   // missing migrations and starts the writer thread. Throws std::runtime_error (with the path)
   // if the file cannot be opened or is not a Plateau database of a known version.
-  explicit Store(const std::filesystem::path& path);
+  explicit Store(const std::filesystem::path& path, int heartbeat_ms = 1000);
   // Writes every batch already submitted, then stops the writer.
   ~Store();
   Store(const Store&) = delete;
@@ -87,6 +103,10 @@ class Store {
   };
   void writer_loop();
   void write_group(std::vector<Pending>& group);
+  // Records "alive now" in the open transaction (never throws: a failure is left to the commit).
+  void note_alive();
+  // After a failure: makes sure no transaction is left open on the connection.
+  void end_failed_transaction() noexcept;
 
   std::unique_ptr<SQLite::Database> db_;
   mutable std::mutex mutex_;
@@ -96,6 +116,8 @@ class Store {
   std::uint64_t submitted_ = 0;
   std::uint64_t written_ = 0;
   bool stopping_ = false;
+  int heartbeat_ms_;
+  std::int64_t alive_at_open_ms_ = 0;  // server_state.alive_ms as found when opened
   StoreStats stats_;
   std::thread writer_;
 };

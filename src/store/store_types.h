@@ -58,6 +58,9 @@ struct Snapshot {
   std::vector<TableRow> tables;                        // by id
   std::map<std::int64_t, std::vector<MoveRow>> moves;  // table id -> moves by ply
   std::map<std::int64_t, std::vector<ChatRow>> chat;   // table id -> lines in order
+  // When the server that wrote this store was last known alive (wall clock, ms since the epoch):
+  // its last commit, heartbeat or clean shutdown. 0 if unknown (a store from before it was kept).
+  std::int64_t alive_ms = 0;
 };
 
 }  // namespace plateau::store

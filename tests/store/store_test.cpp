@@ -1,5 +1,7 @@
 #include "store/store.h"
 
+#include "store/migrations.h"
+
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
 
@@ -44,7 +46,7 @@ class StoreTest : public ::testing::Test {
 
 TEST_F(StoreTest, NewDatabaseIsMigratedInWalMode) {
   Store store(path_);
-  EXPECT_EQ(store.schema_version(), 1);
+  EXPECT_EQ(store.schema_version(), static_cast<int>(migrations().size()));
   SQLite::Database db(path_.string());
   EXPECT_EQ(db.execAndGet("PRAGMA journal_mode").getString(), "wal");
   Snapshot snap = store.load();
@@ -177,6 +179,50 @@ TEST_F(StoreTest, FlushReturnsAfterTheCallbacksAreDestroyed) {
   held.reset();
   store.flush();
   EXPECT_TRUE(destroyed.load());
+}
+
+TEST_F(StoreTest, KnowsWhenItWasLastAliveAfterARestart) {
+  auto now = [] {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  };
+  {
+    Store store(path_, 50);
+    EXPECT_EQ(store.load().alive_ms, 0);  // a new store: never alive before
+  }
+  std::int64_t before = 0;
+  {
+    Store store(path_, 50);
+    EXPECT_GT(store.load().alive_ms, 0);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // a few heartbeats
+    before = now();
+  }  // stops: one last heartbeat
+  const std::int64_t after = now();
+  Store store(path_, 50);
+  const std::int64_t alive = store.load().alive_ms;
+  EXPECT_GE(alive, before);
+  EXPECT_LE(alive, after);
+}
+
+TEST_F(StoreTest, AForeignKeyFailureFailsItsBatchAndTheWriterGoesOn) {
+  Store store(path_);
+  store.load();
+  Batch orphan;
+  orphan.add_chat({42, 1, "alice", "no such table"});
+  EXPECT_EQ(write(store, std::move(orphan)), "FOREIGN KEY constraint failed");
+  Batch good;
+  good.put_table({1, "bohnduell", 101, "{}", 1});
+  good.add_chat({1, 2, "alice", "hi"});
+  EXPECT_EQ(write(store, std::move(good)), "");
+  // A callback that throws does not stop the writer either.
+  Batch again;
+  again.add_chat({1, 3, "bob", "hello"});
+  store.submit(std::move(again), [](std::exception_ptr) { throw std::runtime_error("boom"); });
+  store.flush();
+  Batch last;
+  last.add_chat({1, 4, "alice", "still here"});
+  EXPECT_EQ(write(store, std::move(last)), "");
 }
 
 TEST_F(StoreTest, RefusesADatabaseFromTheFuture) {

@@ -1,0 +1,46 @@
+// After a restart: clocks and CPU players are re-armed, and a running clock is not charged for
+// the time the server was down (issue 12, item 9).
+#include <spdlog/spdlog.h>
+
+#include "server/lobby.h"
+#include "server/table.h"
+
+namespace plateau::server {
+
+void Table::resume(std::int64_t downtime_ms) {
+  post(
+      Caller{},
+      [this, downtime_ms](Tx& tx) {
+        if (downtime_ms <= 0 || status_ != TableStatus::kPlaying || !clock_.enabled() || !state_ ||
+            state_->is_terminal()) {
+          return;
+        }
+        // The turn's clock started at turn_started_ms_ and ran (in the server's view) through
+        // the downtime: moving its start forward by the downtime gives the player back exactly
+        // that time. It never moves past now (a turn that began during the downtime, which
+        // cannot happen, would get back only what it used).
+        const std::int64_t now = Lobby::now_ms();
+        const std::int64_t credit = std::min(downtime_ms, now - turn_started_ms_);
+        if (credit <= 0) return;
+        turn_started_ms_ += credit;
+        tx.table_changed = true;  // durably: a second restart must not charge it again
+        spdlog::info("table {}: {} ms of downtime given back to the clock", label(), credit);
+        const std::int64_t seconds = (downtime_ms + 500) / 1000;
+        if (seconds < 1) return;  // a quick restart is not worth a line in the chat
+        const std::string text =
+            "Server was down for " + std::to_string(seconds) + " s; clocks were stopped.";
+        store::ChatRow row{id_, now, "server", text};
+        tx.batch.add_chat(row);
+        chat_.push_back(row);
+        if (chat_.size() > kChatKept) chat_.erase(chat_.begin());
+        nlohmann::json data = {{"game", game_name_},
+                               {"board", number_},
+                               {"user", "server"},
+                               {"message", text},
+                               {"text", "[" + label() + "] server: " + text}};
+        tx.all(Event{"chat", std::move(data), {}});
+      },
+      nullptr);
+}
+
+}  // namespace plateau::server
