@@ -17,8 +17,6 @@ namespace plateau::server {
 
 class Lobby;
 
-};
-
 class Session : public Client {
  public:
   void send(const Event& event, bool reply) override;
