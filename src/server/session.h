@@ -21,6 +21,7 @@ class Session : public Client {
  public:
   void send(const Event& event, bool reply) override;
   void close() override;
+  void on_strand(std::function<void()> fn) override;
 
  protected:
   Session(Lobby& lobby, boost::asio::any_io_executor strand, SessionLimits limits);

@@ -776,6 +776,7 @@ void Table::require_playing() const {
 // Commands
 
 void Table::on_command(Tx& tx, const Command& c) {
+  if (discarded_) throw CommandError("no " + game_name_ + " board " + std::to_string(number_));
   switch (c.verb) {
     case Verb::kTable: {
       const bool added = add_watcher(tx.caller.client, tx.caller.user);

@@ -46,6 +46,19 @@ CREATE TABLE chat (
 );
 CREATE INDEX chat_by_table ON chat(table_id, seq);
 )sql",
+      // 2: named counters that must never go back, e.g. the guest numbers already handed out
+      // (guestN is never issued twice, even after a restart).
+      R"sql(
+CREATE TABLE counters (
+  name TEXT PRIMARY KEY,
+  value INTEGER NOT NULL
+);
+)sql",
+      // 3: the challenges an account accepts (`limit`): -1 all, 0 none, N at most N open boards
+      // started by others.
+      R"sql(
+ALTER TABLE accounts ADD COLUMN challenge_limit INTEGER NOT NULL DEFAULT -1;
+)sql",
   };
   return kMigrations;
 }

@@ -12,7 +12,12 @@ struct AccountRow {
   std::string name;           // unique, case-insensitive
   std::string password_hash;  // libsodium Argon2id string (crypto_pwhash_str)
   std::int64_t created_ms = 0;
+  // Challenges the account accepts (the `limit` command): kAcceptAllChallenges, 0 (none), or at
+  // most N open boards started by others.
+  int challenge_limit = -1;
 };
+
+inline constexpr int kAcceptAllChallenges = -1;
 
 // Glicko-2 rating of one player (account name or "cpu:LEVEL") in one game.
 struct RatingRow {
@@ -58,6 +63,7 @@ struct Snapshot {
   std::vector<TableRow> tables;                        // by id
   std::map<std::int64_t, std::vector<MoveRow>> moves;  // table id -> moves by ply
   std::map<std::int64_t, std::vector<ChatRow>> chat;   // table id -> lines in order
+  std::map<std::string, std::int64_t> counters;        // name -> value (e.g. "guest")
 };
 
 }  // namespace plateau::store

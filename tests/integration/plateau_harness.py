@@ -91,8 +91,10 @@ class Server:
     def alive(self):
         return self.proc.poll() is None
 
-    def text(self, name=None, password=None, register=False):
-        c = TextClient(self.text_port)
+    def text(self, name=None, password=None, register=False, source=None):
+        """A text client, logged in if `name` is given. `source`: the local address to connect
+        from (any of 127.0.0.0/8 on Linux), to be a different client address on loopback."""
+        c = TextClient(self.text_port, source)
         c.expect(r"Welcome to Plateau")
         if name:
             c.send(("register " if register else "login ") + f"{name} {password}")
@@ -104,8 +106,9 @@ class Server:
 
 
 class TextClient:
-    def __init__(self, port):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    def __init__(self, port, source=None):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10,
+                                             source_address=(source, 0) if source else None)
         self.buf = ""
         self.pos = 0
         self.closed = False
