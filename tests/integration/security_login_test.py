@@ -182,18 +182,15 @@ def test_guessing_does_not_starve_cpu_players():
         threads = [threading.Thread(target=guess, args=(i,), daemon=True) for i in range(20)]
         for t in threads:
             t.start()
-        time.sleep(1.0)  # the hash pool is saturated by now
-        before = hashed[0]
-        times = cpu_reply_times(player, 101, 3)
-        during = hashed[0] - before
+        time.sleep(2.0)  # every guesser has a login waiting for the hash thread by now
+        times = cpu_reply_times(player, 101, 5)
         stop.set()
         for t in threads:
-            t.join(30)
-        print(f"cpu replies {['%.2f' % t for t in times]} s while {during} guesses were hashed "
-              f"({busy[0]} refused as busy)")
-        assert during >= 5, during  # the attack really ran
+            t.join(60)
+        print(f"cpu replies {['%.2f' % t for t in times]} s while the guessers had "
+              f"{hashed[0]} guesses hashed ({busy[0]} refused as busy)")
+        assert hashed[0] >= 3, hashed[0]  # the attack really ran
         assert max(times) < 3.0, times
-        # Real logins still get through: a guess is answered, even under attack.
         assert server.stop() == 0
     finally:
         stop.set()

@@ -115,7 +115,7 @@ def test_a_guests_unused_tables_go_when_the_guest_leaves():
         g.send("/join cpu:1 2")
         g.expect(r"^cpu:1 takes seat 2\.")
         g.send("/startnosave")  # playing: stays
-        g.expect(r"It is \S+'s turn\.")
+        g.expect(r"^Game bohnduell 104 starts: ")
         assert set(listed(alice)) == {"bohnduell 101", "bohnduell 102", "bohnduell 103",
                                       "bohnduell 104"}
         g.send("quit")
