@@ -45,9 +45,9 @@ class GuestNames {
   store::Store& store_;
   const std::int64_t block_;
   mutable std::mutex mutex_;
-  std::int64_t next_ = 1;      // the next number to hand out
-  std::int64_t durable_ = 1;   // numbers below this are reserved in the store
-  bool reserving_ = false;     // a reservation is being written
+  std::int64_t next_ = 1;       // the next number to hand out
+  std::int64_t durable_ = 1;    // numbers below this are reserved in the store
+  bool reserving_ = false;      // a reservation is being written
   std::vector<Ready> waiting_;  // callers waiting for that write, in order
 };
 

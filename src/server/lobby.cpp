@@ -23,7 +23,8 @@ namespace {
 constexpr std::int64_t kGuestBlock = 64;
 
 // Removes `client` (and connections already gone) from `clients`.
-void drop_client(std::vector<std::weak_ptr<Client>>& clients, const std::shared_ptr<Client>& client) {
+void drop_client(std::vector<std::weak_ptr<Client>>& clients,
+                 const std::shared_ptr<Client>& client) {
   clients.erase(std::remove_if(clients.begin(), clients.end(),
                                [&](const auto& w) {
                                  auto c = w.lock();
@@ -307,19 +308,19 @@ std::string Lobby::go_offline_locked(const std::shared_ptr<Client>& client) {
 }
 
 std::function<void(std::string, std::string)> Lobby::finish_login(const Ctx& ctx, bool guest,
+                                                                  std::string what,
                                                                   std::string text) {
-  return [this, client = ctx.client, done = ctx.done, guest, text = std::move(text)](
-             std::string user, std::string error) {
-    client->on_strand([this, client, done, guest, text, user, error] {
+  return [this, client = ctx.client, done = ctx.done, guest, what = std::move(what),
+          text = std::move(text)](std::string user, std::string error) {
+    client->on_strand([this, client, done, guest, what, text, user, error] {
       if (!error.empty()) {
         client->send(error_event(error), true);
       } else if (!client->gone) {
         set_user(client, user, guest);
-        spdlog::info("{}: {} {}", client->describe(), guest ? "guest" : "login", user);
+        spdlog::info("{}: {} {}", client->describe(), what, user);
         std::string shown = text;
         shown.replace(shown.find("{}"), 2, user);
-        client->send(Event{"login", {{"user", user}, {"guest", guest}, {"text", shown}}, {}},
-                     true);
+        client->send(Event{"login", {{"user", user}, {"guest", guest}, {"text", shown}}, {}}, true);
       }
       if (done) done();
     });
@@ -328,20 +329,21 @@ std::function<void(std::string, std::string)> Lobby::finish_login(const Ctx& ctx
 
 void Lobby::cmd_register(Ctx& ctx, const Command& c) {
   // Throws CommandError at once for a bad name or password; hashes on the hash pool.
-  accounts_.register_account(c.args[0], c.args[1],
-                             finish_login(ctx, false, "Welcome, {}. Your account is created."));
+  accounts_.register_account(
+      c.args[0], c.args[1],
+      finish_login(ctx, false, "registered", "Welcome, {}. Your account is created."));
   ctx.deferred = true;
 }
 
 void Lobby::cmd_login(Ctx& ctx, const Command& c) {
   ctx.deferred = true;
   accounts_.login(c.args[0], c.args[1], ctx.client->address(),
-                  finish_login(ctx, false, "Hello, {}."));
+                  finish_login(ctx, false, "login", "Hello, {}."));
 }
 
 void Lobby::cmd_guest(Ctx& ctx) {
   ctx.deferred = true;
-  guests_.issue(finish_login(ctx, true, "Hello, {} (guest: unrated games only)."));
+  guests_.issue(finish_login(ctx, true, "guest", "Hello, {} (guest: unrated games only)."));
 }
 
 void Lobby::guest_left(const std::string& name) {
@@ -349,7 +351,7 @@ void Lobby::guest_left(const std::string& name) {
   {
     std::lock_guard lock(mutex_);
     for (const auto& [key, t] : tables_) {
-      if (to_lower(t->creator()) == to_lower(name) && t->summary().status == TableStatus::kSetup) {
+      if (same_user(t->creator(), name) && t->summary().status == TableStatus::kSetup) {
         mine.push_back(t);
       }
     }
@@ -395,8 +397,8 @@ void Lobby::cmd_limit(Ctx& ctx, const Command& c) {
   };
   const std::string user = ctx.client->user;
   if (c.args.empty()) {
-    ctx.reply(ok_event(describe(accounts_.challenge_limit(user).value_or(
-        store::kAcceptAllChallenges))));
+    ctx.reply(
+        ok_event(describe(accounts_.challenge_limit(user).value_or(store::kAcceptAllChallenges))));
     return;
   }
   const std::string word = to_lower(c.args[0]);
@@ -414,7 +416,8 @@ void Lobby::cmd_limit(Ctx& ctx, const Command& c) {
   }
   ctx.deferred = true;
   accounts_.set_challenge_limit(
-      user, limit, [client = ctx.client, done = ctx.done, text = describe(limit)](std::string error) {
+      user, limit,
+      [client = ctx.client, done = ctx.done, text = describe(limit)](std::string error) {
         client->send(error.empty() ? ok_event(text) : error_event(error), true);
         if (done) done();
       });

@@ -100,9 +100,10 @@ class Lobby {
   void cmd_challenge(Ctx& ctx, const Command& c);
   void cmd_limit(Ctx& ctx, const Command& c);
   // The callback that ends a register/login/guest command: on the client's strand, sets the
-  // identity (unless the client is gone) and answers with `text` ("{}" = the name) or the error.
+  // identity (unless the client is gone), logs `what` ("login", ...) and answers with `text`
+  // ("{}" = the name), or answers the error.
   std::function<void(std::string, std::string)> finish_login(const Ctx& ctx, bool guest,
-                                                             std::string text);
+                                                             std::string what, std::string text);
   // Takes `client` off the online list (mutex_ held); returns its name if it was a guest's last
   // connection, else "".
   std::string go_offline_locked(const std::shared_ptr<Client>& client);

@@ -36,7 +36,7 @@ class LoginThrottle {
 
   enum class Outcome { kSuccess, kFailure, kCancelled };
   struct Refusal {
-    bool by_account = true;         // the account is backing off (else the address)
+    bool by_account = true;          // the account is backing off (else the address)
     std::chrono::milliseconds wait;  // until the next attempt is considered (> 0)
   };
 

@@ -307,6 +307,7 @@ void Table::finish(Tx tx, Done done) {
 }
 
 void Table::deliver(Tx& tx) {
+  refresh_summary();  // listings and caps agree with what the players are about to hear
   std::vector<std::shared_ptr<Client>> all;
   bool all_known = false;
   auto everyone = [&]() -> const std::vector<std::shared_ptr<Client>>& {

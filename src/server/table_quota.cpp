@@ -1,5 +1,7 @@
 #include "server/table_quota.h"
 
+#include <cctype>
+
 #include "core/text.h"
 #include "server/command.h"
 #include "store/store_types.h"
@@ -10,29 +12,38 @@ std::string count_of(int n, const std::string& thing) {
   return std::to_string(n) + " " + thing + (n == 1 ? "" : "s");
 }
 
+bool same_user(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(a[i])) !=
+        std::tolower(static_cast<unsigned char>(b[i]))) {
+      return false;
+    }
+  }
+  return true;
+}
+
 bool is_open(TableStatus status) {
   return status == TableStatus::kSetup || status == TableStatus::kPlaying;
 }
 
 int open_tables_created_by(const TableIndex& tables, const std::string& user) {
-  const std::string lower = to_lower(user);
   int n = 0;
   for (const auto& [key, t] : tables) {
     // The creator is fixed; the summary (a copy) only for the user's own tables.
-    if (to_lower(t->creator()) == lower && is_open(t->summary().status)) ++n;
+    if (same_user(t->creator(), user) && is_open(t->summary().status)) ++n;
   }
   return n;
 }
 
 int open_boards_started_by_others(const TableIndex& tables, const std::string& user) {
-  const std::string lower = to_lower(user);
   int n = 0;
   for (const auto& [key, t] : tables) {
-    if (to_lower(t->creator()) == lower) continue;
+    if (same_user(t->creator(), user)) continue;
     const TableSummary s = t->summary();
     if (!is_open(s.status)) continue;
     for (const auto& seat : s.seats) {
-      if (seat.kind == "user" && to_lower(seat.name) == lower) {
+      if (seat.kind == "user" && same_user(seat.name, user)) {
         ++n;
         break;
       }

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "server/limits.h"
@@ -21,6 +22,9 @@ using TableIndex = std::map<std::pair<std::string, int>, std::shared_ptr<Table>>
 
 // "1 open table", "2 open tables": `n` and `thing`, plural unless n is 1.
 std::string count_of(int n, const std::string& thing);
+
+// Names compare without regard to ASCII case (user names are ASCII).
+bool same_user(std::string_view a, std::string_view b);
 
 // True while a table counts against its creator and its players: set-up or playing.
 bool is_open(TableStatus status);

@@ -99,8 +99,9 @@ void Batch::put_counter(const std::string& name, std::int64_t value) {
 
 void Batch::delete_table(std::int64_t table_id) {
   ops_.push_back([table_id](SQLite::Database& db) {
-    for (const char* sql : {"DELETE FROM chat WHERE table_id = ?",
-                            "DELETE FROM moves WHERE table_id = ?", "DELETE FROM tables WHERE id = ?"}) {
+    for (const char* sql :
+         {"DELETE FROM chat WHERE table_id = ?", "DELETE FROM moves WHERE table_id = ?",
+          "DELETE FROM tables WHERE id = ?"}) {
       SQLite::Statement q(db, sql);
       q.bind(1, static_cast<int64_t>(table_id));
       q.exec();

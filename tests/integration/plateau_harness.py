@@ -91,10 +91,11 @@ class Server:
     def alive(self):
         return self.proc.poll() is None
 
-    def text(self, name=None, password=None, register=False, source=None):
+    def text(self, name=None, password=None, register=False, source=None, timeout=10):
         """A text client, logged in if `name` is given. `source`: the local address to connect
-        from (any of 127.0.0.0/8 on Linux), to be a different client address on loopback."""
-        c = TextClient(self.text_port, source)
+        from (any of 127.0.0.0/8 on Linux), to be a different client address on loopback;
+        `timeout`: seconds of silence after which the client takes the connection as closed."""
+        c = TextClient(self.text_port, source, timeout)
         c.expect(r"Welcome to Plateau")
         if name:
             c.send(("register " if register else "login ") + f"{name} {password}")
@@ -106,8 +107,8 @@ class Server:
 
 
 class TextClient:
-    def __init__(self, port, source=None):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10,
+    def __init__(self, port, source=None, timeout=10):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout,
                                              source_address=(source, 0) if source else None)
         self.buf = ""
         self.pos = 0
@@ -174,6 +175,12 @@ class TextClient:
         return self.closed
 
     def close(self):
+        # shutdown first: a bare close() while the reader thread is in recv() would leave the
+        # connection open until that recv() returns.
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         try:
             self.sock.close()
         except OSError:
