@@ -9,6 +9,7 @@ packages=(
   libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev zlib1g-dev
   libboost-dev libboost-system-dev
   libsqlite3-dev libsqlitecpp-dev libsodium-dev
+  libssl-dev openssl
   python3 clang
   biloba
   chromium

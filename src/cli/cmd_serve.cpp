@@ -2,6 +2,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/cli_common.h"
+#include "server/origin_check.h"
 #include "server/server.h"
 
 namespace plateau::cli {
@@ -15,6 +16,7 @@ struct ServeOptions {
   int idle_timeout = 1800;
   int login_timeout = 60;
   int partial_line_timeout = 30;
+  int tls_handshake_timeout = 10;
   double rate = 20.0;
   double login_backoff_base = 1.0;  // seconds
   double login_backoff_max = 900.0;
@@ -104,6 +106,24 @@ void add_serve_command(CLI::App& app) {
                   "Clicks kept per biloba 0.9.3 network game")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{100}, std::size_t{10000000}));
+  auto* cert = cmd->add_option("--tls-cert", opt->server.tls_cert,
+                               "PEM certificate chain: serve HTTPS and WSS on the HTTP port")
+                   ->check(CLI::ExistingFile);
+  auto* key = cmd->add_option("--tls-key", opt->server.tls_key,
+                              "PEM private key (unencrypted) of --tls-cert")
+                  ->check(CLI::ExistingFile);
+  cert->needs(key);
+  key->needs(cert);
+  cmd->add_option("--tls-handshake-timeout", opt->tls_handshake_timeout,
+                  "Seconds a TLS client may take to finish its handshake")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 3600));
+  cmd->add_option("--allow-origin", opt->server.allowed_origins,
+                  "Origin (https://host[:port]) whose pages may open a WebSocket, besides the "
+                  "served one; repeatable")
+      ->check([](const std::string& value) {
+        return server::bad_allowed_origin(value).value_or(std::string());
+      });
   cmd->add_option("--log-level", opt->log_level, "trace, debug, info, warn, error")
       ->capture_default_str();
   cmd->callback([opt] {
@@ -113,6 +133,7 @@ void add_serve_command(CLI::App& app) {
     opt->server.limits.idle_timeout = std::chrono::seconds(opt->idle_timeout);
     opt->server.limits.login_timeout = std::chrono::seconds(opt->login_timeout);
     opt->server.limits.partial_line_timeout = std::chrono::seconds(opt->partial_line_timeout);
+    opt->server.limits.tls_handshake_timeout = std::chrono::seconds(opt->tls_handshake_timeout);
     opt->server.limits.commands_per_second = opt->rate;
     auto ms = [](double seconds) {
       return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000.0 + 0.5));

@@ -44,6 +44,7 @@ constexpr std::array kWords = {
     VerbWord{"reset", Verb::kReset},
     VerbWord{"info", Verb::kInfo},
     VerbWord{"spielinfo", Verb::kInfo},
+    VerbWord{"invite", Verb::kInvite},
     VerbWord{"move", Verb::kMove},
     VerbWord{"board", Verb::kMove},
     VerbWord{"mvoe", Verb::kMove},
@@ -345,6 +346,11 @@ std::optional<Command> parse_command(std::string_view line) {
       take_board(c);
       expect_args(c, 0, 0, std::string("/") + std::string(verb_name(c.verb)) + " [BOARD]");
       break;
+    case Verb::kInvite:
+      take_board(c);
+      expect_args(c, 1, 1, "/invite [BOARD] NAME");
+      if (c.args[0].size() > 40) throw CommandError("user name too long");
+      break;
     case Verb::kOption: {
       // /option NAME=VALUE, /option NAME VALUE, or a bare BSW flag /option NAME.
       if (c.args.size() == 1) {
@@ -446,6 +452,7 @@ const std::vector<std::pair<std::string, std::string>>& command_help() {
       {"/say TEXT", "talk at the current table"},
       {"/reset", "clear a finished table for a new game"},
       {"/info [BOARD]", "the table's game, options, seats and clock"},
+      {"/invite [BOARD] NAME", "let NAME reach the table even when it is invisible"},
       {"GAME challenge [-NAME=VALUE ...] USER1 USER2", "start a board (pbmserv style)"},
       {"move [BOARD] MOVE[#n]", "make a move (#n: the ply you think you make)"},
       {"queue [BOARD] MOVE[#n]", "play MOVE automatically when your turn comes"},

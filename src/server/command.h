@@ -46,6 +46,7 @@ enum class Verb {
   kSay,
   kReset,
   kInfo,
+  kInvite,  // /invite [BOARD] NAME: NAME may reach the (invisible) table
   // pbmserv-style game commands (a board number, or the current table)
   kChallenge,
   kMove,

@@ -9,7 +9,9 @@
 #include "core/text.h"
 #include "server/json_text.h"
 #include "server/lobby.h"
+#include "server/origin_check.h"
 #include "server/static_files.h"
+#include "server/table_access.h"
 #include "server/ws_session.h"
 
 namespace plateau::server {
@@ -17,30 +19,65 @@ namespace plateau::server {
 namespace beast = boost::beast;
 namespace http = beast::http;
 
-HttpSession::HttpSession(Lobby& lobby, boost::asio::ip::tcp::socket socket, SessionLimits limits,
-                         const std::atomic<bool>& ready, std::filesystem::path web_dir)
+template <class Stream>
+BasicHttpSession<Stream>::BasicHttpSession(Lobby& lobby, Stream stream, SessionLimits limits,
+                                           const std::atomic<bool>& ready,
+                                           std::shared_ptr<const HttpSettings> settings)
     : lobby_(lobby),
-      stream_(std::move(socket)),
+      stream_(std::move(stream)),
       limits_(limits),
       ready_(ready),
-      web_dir_(std::move(web_dir)) {}
+      settings_(std::move(settings)) {}
 
-void HttpSession::start() {
-  boost::asio::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read(); });
+template <class Stream>
+void BasicHttpSession<Stream>::start() {
+  boost::asio::dispatch(stream_.get_executor(), [self = this->shared_from_this()] {
+    if constexpr (kIsTls<Stream>) {
+      // A client that never finishes its handshake (slowloris) is dropped at the deadline.
+      beast::get_lowest_layer(self->stream_).expires_after(self->limits_.tls_handshake_timeout);
+      self->stream_.async_handshake(
+          boost::asio::ssl::stream_base::server, [self](beast::error_code ec) {
+            if (ec) {
+              spdlog::debug("https: TLS handshake failed: {}", ec.message());
+              beast::get_lowest_layer(self->stream_).close();
+              return;
+            }
+            self->read();
+          });
+    } else {
+      self->read();
+    }
+  });
 }
 
-void HttpSession::read() {
+template <class Stream>
+void BasicHttpSession<Stream>::read() {
   parser_ = std::make_unique<http::request_parser<http::string_body>>();
   parser_->body_limit(64 * 1024);
   parser_->header_limit(16 * 1024);
-  stream_.expires_after(std::chrono::seconds(30));
+  beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(30));
   http::async_read(
       stream_, buffer_, *parser_,
-      [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
+      [self = this->shared_from_this()](beast::error_code ec, std::size_t) { self->on_read(ec); });
 }
 
-HttpSession::Response HttpSession::make(http::status status, std::string body,
-                                        const char* type) const {
+template <class Stream>
+void BasicHttpSession<Stream>::close_send() {
+  if constexpr (kIsTls<Stream>) {
+    beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(5));
+    stream_.async_shutdown([self = this->shared_from_this()](beast::error_code) {
+      beast::get_lowest_layer(self->stream_).close();
+    });
+  } else {
+    beast::error_code ignored;
+    stream_.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
+  }
+}
+
+template <class Stream>
+typename BasicHttpSession<Stream>::Response BasicHttpSession<Stream>::make(http::status status,
+                                                                           std::string body,
+                                                                           const char* type) const {
   Response res{status, parser_->get().version()};
   res.set(http::field::server, "plateau");
   res.set(http::field::content_type, type);
@@ -50,10 +87,14 @@ HttpSession::Response HttpSession::make(http::status status, std::string body,
   return res;
 }
 
-void HttpSession::on_read(beast::error_code ec) {
-  if (ec == http::error::end_of_stream || ec == beast::error::timeout) {
-    beast::error_code ignored;
-    stream_.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
+template <class Stream>
+void BasicHttpSession<Stream>::on_read(beast::error_code ec) {
+  if (ec == http::error::end_of_stream) {
+    close_send();
+    return;
+  }
+  if (ec == beast::error::timeout) {
+    beast::get_lowest_layer(stream_).close();
     return;
   }
   if (ec) {
@@ -79,7 +120,27 @@ void HttpSession::on_read(beast::error_code ec) {
       respond(make(http::status::not_found, "WebSocket endpoint is /ws\n"));
       return;
     }
-    auto ws = std::make_shared<WsSession>(lobby_, std::move(stream_), limits_);
+    const auto origin = req.find(http::field::origin);
+    const auto host = req[http::field::host];
+    if (origin != req.end() &&
+        !websocket_origin_allowed(std::string_view(origin->value().data(), origin->value().size()),
+                                  std::string_view(host.data(), host.size()), kIsTls<Stream>,
+                                  settings_->allowed_origins)) {
+      // The operator's clue to a missing --allow-origin (behind a proxy); the value is the
+      // client's: printable ASCII only, at most 100 bytes in the log.
+      std::string shown(origin->value().substr(0, 100));
+      for (char& c : shown) {
+        if (c < 0x20 || c > 0x7e) c = '?';
+      }
+      spdlog::info(
+          "http: WebSocket upgrade from Origin {} refused (not this server's origin, "
+          "not an --allow-origin)",
+          shown);
+      respond(
+          make(http::status::forbidden, "WebSocket connections from this origin are refused\n"));
+      return;
+    }
+    auto ws = std::make_shared<BasicWsSession<Stream>>(lobby_, std::move(stream_), limits_);
     ws->start(std::move(req));
     return;
   }
@@ -110,7 +171,7 @@ void HttpSession::on_read(beast::error_code ec) {
   if (target == "/api/tables") {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& s : lobby_.table_summaries()) {
-      if (s.invisible) continue;
+      if (s.access.invisible) continue;  // HTTP carries no login: nobody may see it here
       nlohmann::json seats = nlohmann::json::array();
       for (const auto& o : s.seats) seats.push_back({{"kind", o.kind}, {"name", o.name}});
       j.push_back({{"game", s.game},
@@ -124,14 +185,25 @@ void HttpSession::on_read(beast::error_code ec) {
     return;
   }
   if (starts_with(target, "/records/")) {
-    // /records/GAME/NUMBER (an optional ".txt" suffix)
+    // /records/GAME/NUMBER (an optional ".txt" suffix); an invisible table's record needs its
+    // key, ?key=KEY (table_access.h), and is "no such record" without it, like a missing one.
     std::string rest = target.substr(9);
+    std::string key;
+    if (auto q = rest.find('?'); q != std::string::npos) {
+      if (starts_with(std::string_view(rest).substr(q + 1), "key=")) key = rest.substr(q + 5);
+      rest.resize(q);
+    }
     if (rest.size() > 4 && rest.substr(rest.size() - 4) == ".txt") rest.resize(rest.size() - 4);
     auto parts = split(rest, '/');
     if (parts.size() == 2 && !parts[1].empty() && parts[1].size() < 10 &&
         std::all_of(parts[1].begin(), parts[1].end(), ::isdigit)) {
-      if (auto table = lobby_.find_table(std::string(parts[0]), std::stoi(std::string(parts[1])))) {
-        table->fetch_record([self = shared_from_this()](std::string record) {
+      auto table = lobby_.find_table(std::string(parts[0]), std::stoi(std::string(parts[1])));
+      if (table) {
+        const TableAccess access = table->summary().access;
+        if (access.invisible && !record_key_matches(access, key)) table.reset();
+      }
+      if (table) {
+        table->fetch_record([self = this->shared_from_this()](std::string record) {
           boost::asio::post(self->stream_.get_executor(), [self, record = std::move(record)] {
             if (record.empty()) {
               self->respond(self->make(http::status::not_found, "the game has not started\n"));
@@ -143,10 +215,10 @@ void HttpSession::on_read(beast::error_code ec) {
         return;
       }
     }
-    respond(make(http::status::not_found, "no such record\n"));
+    respond(make(http::status::not_found, std::string(kNoSuchRecord)));
     return;
   }
-  if (auto file = find_static_file(web_dir_, target)) {
+  if (auto file = find_static_file(settings_->web_dir, target, settings_->data_dir)) {
     respond(make(http::status::ok, std::move(file->body), file->content_type));
     return;
   }
@@ -159,19 +231,23 @@ void HttpSession::on_read(beast::error_code ec) {
   respond(make(http::status::not_found, "not found\n"));
 }
 
-void HttpSession::respond(Response response) {
+template <class Stream>
+void BasicHttpSession<Stream>::respond(Response response) {
   auto res = std::make_shared<Response>(std::move(response));
   const bool keep = res->keep_alive();
   http::async_write(
-      stream_, *res, [self = shared_from_this(), res, keep](beast::error_code ec, std::size_t) {
+      stream_, *res,
+      [self = this->shared_from_this(), res, keep](beast::error_code ec, std::size_t) {
         if (ec) return;
         if (!keep) {
-          beast::error_code ignored;
-          self->stream_.socket().shutdown(boost::asio::ip::tcp::socket::shutdown_send, ignored);
+          self->close_send();
           return;
         }
         self->read();
       });
 }
+
+template class BasicHttpSession<PlainStream>;
+template class BasicHttpSession<TlsStream>;
 
 }  // namespace plateau::server

@@ -30,6 +30,9 @@ struct SessionLimits {
   // accept() failing for lack of descriptors (EMFILE/ENFILE) waits this long before retrying;
   // the failure is logged at most once per second.
   std::chrono::milliseconds accept_backoff{100};
+  // A TLS client that has not finished its handshake within this is dropped (HTTPS/WSS only).
+  // --tls-handshake-timeout
+  std::chrono::seconds tls_handshake_timeout{10};
 };
 
 // Per account, per address, per table.

@@ -12,6 +12,7 @@
 #include "core/registry.h"
 #include "core/text.h"
 #include "server/password.h"
+#include "server/table_access.h"
 
 namespace plateau::server {
 
@@ -507,7 +508,7 @@ void Lobby::cmd_tables(Ctx& ctx, const Command& c) {
   std::vector<std::string> lines;
   for (const auto& s : table_summaries()) {
     if (!c.game.empty() && s.game != c.game) continue;
-    if (s.invisible) continue;
+    if (!may_reach(s.access, ctx.client->user)) continue;
     std::vector<std::string> seats;
     json jseats = json::array();
     for (const auto& o : s.seats) {
@@ -704,11 +705,15 @@ void Lobby::cmd_challenge(Ctx& ctx, const Command& c) {
 }
 
 std::shared_ptr<Table> Lobby::resolve_board(const Ctx& ctx, const Command& c) const {
+  // A table the caller may not reach is not there (table_access.h): same errors, and it does
+  // not count when a bare number names boards of several games.
+  const std::string& user = ctx.client->user;
+  auto reachable = [&](const std::shared_ptr<Table>& t) {
+    return may_reach(t->summary().access, user);
+  };
   if (!c.board) {
     auto t = ctx.client->current.lock();
-    if (!t) {
-      throw CommandError("you are at no table: give a board number, or /open GAME, /table N");
-    }
+    if (!t || !reachable(t)) throw CommandError(unknown_table_error(c));
     if (!c.game.empty() && t->game_name() != c.game) {
       throw CommandError("your table is " + t->game_name() + " " + std::to_string(t->number()) +
                          ", not " + c.game);
@@ -718,20 +723,18 @@ std::shared_ptr<Table> Lobby::resolve_board(const Ctx& ctx, const Command& c) co
   std::lock_guard lock(mutex_);
   if (!c.game.empty()) {
     auto it = tables_.find({c.game, *c.board});
-    if (it == tables_.end()) {
-      throw CommandError("no " + c.game + " board " + std::to_string(*c.board));
-    }
+    if (it == tables_.end() || !reachable(it->second)) throw CommandError(unknown_table_error(c));
     return it->second;
   }
   std::shared_ptr<Table> found;
   std::vector<std::string> games;
   for (const auto& [key, t] : tables_) {
-    if (key.second == *c.board) {
+    if (key.second == *c.board && reachable(t)) {
       found = t;
       games.push_back(key.first);
     }
   }
-  if (games.empty()) throw CommandError("no board " + std::to_string(*c.board));
+  if (games.empty()) throw CommandError(unknown_table_error(c));
   if (games.size() > 1) {
     throw CommandError("board " + std::to_string(*c.board) + " exists for " + join(games, " and ") +
                        "; say which, e.g. " + games[0] + " " + std::string(verb_name(c.verb)) +

@@ -2,6 +2,9 @@
 // Which finished games change ratings. Ratings exist per game for two-player games whose seats
 // are all accounts or CPU levels (no guests), started as rated (`/start`, or a challenge).
 // Some games rate only some option values: the game says so (Game::rated()).
+// A game decided before every seat has moved (resignation, time, a failing CPU player) has no
+// result at all and changes no rating (Table::end_without_result, issue 12's consent rule):
+// any new way of ending a game early must go through it.
 #include "core/game.h"
 
 namespace plateau::server {

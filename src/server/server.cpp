@@ -16,6 +16,7 @@
 #include "server/http_session.h"
 #include "server/lobby.h"
 #include "server/text_session.h"
+#include "server/tls.h"
 #include "store/store.h"
 
 namespace plateau::server {
@@ -118,6 +119,14 @@ std::unique_ptr<biloba::net::LegacyServer> start_biloba_server(boost::asio::io_c
 }  // namespace
 
 int run_server(const ServerOptions& options) {
+  // Checked before anything else starts, so that a bad file is the only thing said.
+  std::shared_ptr<boost::asio::ssl::context> tls;
+  if (!options.tls_cert.empty() || !options.tls_key.empty()) {
+    if (options.tls_cert.empty() || options.tls_key.empty()) {
+      throw std::runtime_error("--tls-cert and --tls-key go together");
+    }
+    tls = make_tls_context(options.tls_cert, options.tls_key);
+  }
   std::error_code fs_error;
   std::filesystem::create_directories(options.data_dir, fs_error);
   if (fs_error) {
@@ -137,6 +146,11 @@ int run_server(const ServerOptions& options) {
   lobby.restore();
   lobby.discard_abandoned_guest_tables();
 
+  auto http_settings = std::make_shared<HttpSettings>();
+  http_settings->web_dir = options.web_dir;
+  http_settings->data_dir = options.data_dir;
+  http_settings->allowed_origins = options.allowed_origins;
+
   std::atomic<bool> ready{false};
   const auto address = boost::asio::ip::make_address(options.bind);
   std::vector<std::shared_ptr<Listener>> listeners;
@@ -147,10 +161,17 @@ int run_server(const ServerOptions& options) {
           std::make_shared<TextSession>(lobby, std::move(socket), options.limits)->start();
         }));
     listeners.push_back(std::make_shared<Listener>(
-        io, tcp::endpoint(address, options.http_port), "http",
-        [&lobby, &options, &ready](tcp::socket socket) {
-          std::make_shared<HttpSession>(lobby, std::move(socket), options.limits, ready,
-                                        options.web_dir)->start();
+        io, tcp::endpoint(address, options.http_port), tls ? "https" : "http",
+        [&lobby, &options, &ready, http_settings, tls](tcp::socket socket) {
+          if (tls) {
+            std::make_shared<HttpsSession>(lobby, TlsStream(std::move(socket), *tls),
+                                           options.limits, ready, http_settings)
+                ->start();
+          } else {
+            std::make_shared<HttpSession>(lobby, PlainStream(std::move(socket)), options.limits,
+                                          ready, http_settings)
+                ->start();
+          }
         }));
   } catch (const boost::system::system_error& e) {
     throw std::runtime_error(std::string("cannot listen: ") + e.what());

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "server/limits.h"
 #include "server/session.h"
@@ -15,6 +16,13 @@ struct ServerOptions {
   std::filesystem::path data_dir = "data";  // holds plateau.db
   std::filesystem::path web_dir = "web/dist";  // the built browser client, served at "/"
   std::string bind = "0.0.0.0";
+  // HTTPS and WSS on the HTTP port instead of HTTP and WS when both are set (PEM files;
+  // tls.h). A file that cannot be used stops the start with one line saying why.
+  std::filesystem::path tls_cert;
+  std::filesystem::path tls_key;
+  // Origins besides the served one whose pages may open a WebSocket ("https://host[:port]";
+  // origin_check.h).
+  std::vector<std::string> allowed_origins;
   std::uint16_t http_port = 8080;
   std::uint16_t text_port = 8023;
   // The Biloba 0.9.3 protocol (docs/BILOBA_NETWORK.md); 0 = off. Finished legacy games are kept

@@ -168,6 +168,8 @@ std::string Table::data_json() const {
   j["queued"] = queued_;
   j["queued_resign"] = queued_resign_;
   j["flags"] = table_flags_;
+  j["invited"] = invited_;
+  j["record_key"] = record_key_;
   j["clock"] = clock_.to_string();
   j["bank"] = bank_ms_;
   j["turn_started"] = turn_started_ms_;
@@ -208,6 +210,9 @@ void Table::load_data_json(const std::string& text) {
   queued_ = j.value("queued", std::map<std::string, std::string>());
   queued_resign_ = j.value("queued_resign", std::set<std::string>());
   table_flags_ = j.value("flags", std::map<std::string, std::string>());
+  invited_ = j.value("invited", std::set<std::string>());
+  record_key_ = j.value("record_key", std::string());
+  if (table_flags_.count("invisible") && record_key_.empty()) record_key_ = new_record_key();
   clock_ = parse_clock(j.value("clock", std::string("none")));
   bank_ms_ = j.value("bank", std::vector<std::int64_t>());
   turn_started_ms_ = j.value("turn_started", std::int64_t{0});
@@ -369,6 +374,7 @@ void Table::refresh_summary() {
   s.ply = static_cast<int>(moves_.size());
   s.options = game_->options_string();
   s.invisible = table_flags_.count("invisible") > 0;
+  s.access = access();
   std::lock_guard lock(summary_mutex_);
   summary_ = std::move(s);
 }
@@ -613,7 +619,12 @@ std::string Table::status_line() const {
       return "Waiting for /start.";
     }
     case TableStatus::kDeclined:
-      return declined_by_ + " has disagreed to play.";
+      if (reason_ == "declined") return declined_by_ + " has disagreed to play.";
+      if (reason_ == "time") {
+        return "No result: " + declined_by_ + " ran out of time before every player had moved.";
+      }
+      return "No result: " + declined_by_ + " forfeited (" + reason_ +
+             ") before every player had moved.";
     case TableStatus::kOver: {
       if (returns_.empty()) return "Game ended without a result (" + reason_ + ").";
       std::vector<std::string> winners;
@@ -698,6 +709,7 @@ Event Table::table_event(const std::string& text) const {
                {"flags", table_flags_},
                {"spectators", spectators()},
                {"text", text}};
+  if (table_flags_.count("invisible")) data["record"] = record_path();
   return Event{"table", std::move(data), {}};
 }
 
@@ -748,6 +760,7 @@ Event Table::board_event(const std::string& heading) const {
   data["position"] = state_->serialize();
   data["status_line"] = status_line();
   data["spectators"] = spectators();
+  if (table_flags_.count("invisible")) data["record"] = record_path();
   if (clock_.enabled()) data["clocks"] = clocks_json();
   const int next = seat_to_move();
   if (next >= 0) data["next_user"] = owner_name(next);
@@ -778,6 +791,12 @@ void Table::require_playing() const {
 
 void Table::on_command(Tx& tx, const Command& c) {
   if (discarded_) throw CommandError("no " + game_name_ + " board " + std::to_string(number_));
+  require_reachable(tx, c);
+  run_command(tx, c);
+  drop_unreachable_watchers();
+}
+
+void Table::run_command(Tx& tx, const Command& c) {
   switch (c.verb) {
     case Verb::kTable: {
       const bool added = add_watcher(tx.caller.client, tx.caller.user);
@@ -827,6 +846,8 @@ void Table::on_command(Tx& tx, const Command& c) {
       return cmd_show(tx, c);
     case Verb::kSteps:
       return cmd_steps(tx, c);
+    case Verb::kInvite:
+      return cmd_invite(tx, c);
     default:
       throw CommandError(std::string(verb_name(c.verb)) + " is not a table command");
   }
@@ -890,6 +911,12 @@ void Table::cmd_join(Tx& tx, const Command& c) {
         throw CommandError(std::string("bad CPU level: ") + e.what());
       }
       throw CommandError("unknown CPU level '" + level + "'");
+    }
+    if (table_flags_.count("host") && !same_name(tx.caller.user, creator_)) {
+      throw CommandError("only the table chief (" + creator_ + ") may seat a computer player");
+    }
+    if (mine < 0 && !same_name(tx.caller.user, creator_)) {
+      throw CommandError("sit down first (/join) to seat a computer player");
     }
     if (!seats_[*seat].kind.empty()) {
       throw CommandError("seat " + std::to_string(*seat + 1) + " is taken by " + owner_name(*seat));
@@ -1013,6 +1040,7 @@ void Table::cmd_option(Tx& tx, const Command& c) {
   seats_.resize(n);
   bots_.resize(n);
   table_flags_ = flags;
+  if (table_flags_.count("invisible") && record_key_.empty()) record_key_ = new_record_key();
   clock_ = clock;
   tx.table_changed = true;
   tx.all(table_event(tx.caller.user + " sets " + join(done, ", ") + "."));
@@ -1177,8 +1205,10 @@ void Table::cmd_queue(Tx& tx, const Command& c) {
   const int mine = table_seat_of(tx.caller.user);
   if (mine < 0) throw CommandError("you do not play at " + label());
   if (seat_to_move() == mine) return cmd_move(tx, c);
-  const std::string& text = c.args.at(0);
-  if (text.size() > 200) throw CommandError("queued move too long");
+  if (c.args.at(0).size() > 200) throw CommandError("queued move too long");
+  // The #n stays with the move: play_queued() plays it only at ply n.
+  const std::string text =
+      c.args.at(0) + (c.ply_check ? "#" + std::to_string(*c.ply_check) : std::string());
   queued_[to_lower(tx.caller.user)] = text;
   tx.table_changed = true;
   tx.reply(Event{
@@ -1279,6 +1309,7 @@ void Table::cmd_answer(Tx& tx, bool accept) {
   Event e = board_event("Summary");
   e.data["text"] = label() + ": the last move was taken back.";
   tx.all(e);
+  clear_queued(tx, "the last move was taken back");
 }
 
 void Table::cmd_show(Tx& tx, const Command& c) {
@@ -1362,18 +1393,7 @@ void Table::after_move(Tx& tx) {
       resign_seat(tx, ts, "Resign");
       return;
     }
-    auto it = queued_.find(key);
-    if (it == queued_.end()) return;
-    const std::string text = it->second;
-    queued_.erase(it);
-    try {
-      Move m = state_->parse_move(text);
-      play(tx, m, state_->current_seat(), true);
-    } catch (const RuleError& e) {
-      tx.user(owner.name, error_event("your queued move " + text + " at " + label() +
-                                      " is illegal now: " + e.what()));
-      return;
-    }
+    if (!play_queued(tx, owner)) return;
   }
 }
 
@@ -1381,29 +1401,39 @@ void Table::resign_seat(Tx& tx, int table_seat, const std::string& entry,
                         const std::string& reason) {
   const int n = game_->num_seats();
   const int g = game_seat_of_table_seat(table_seat);
-  if (!everyone_moved() && entry == "Resign") {
-    // pbmserv: resigning before both players have moved declines the challenge.
-    status_ = TableStatus::kDeclined;
-    reason_ = "declined";
-    declined_by_ = owner_name(table_seat);
-    ended_ms_ = Lobby::now_ms();
-    queued_.clear();
-    queued_resign_.clear();
-    request_.reset();
-    tx.table_changed = true;
-    spdlog::info("table {}: declined by {}", label(), declined_by_);
-    Event e = board_event("Summary");
-    e.type = "gameover";
-    e.data["result"] = "";
-    e.data["reason"] = "declined";
-    e.data["text"] = label() + ": " + status_line();
-    tx.all(e);
-    return;
-  }
+  const std::string why = !reason.empty() ? reason : entry == "Forfeit" ? "time" : "resign";
+  if (!everyone_moved()) return end_without_result(tx, table_seat, why);
   extra_entries_.push_back({entry, g, false});
   std::vector<double> returns(static_cast<std::size_t>(n), n > 1 ? 1.0 / (n - 1) : 0.0);
   returns[static_cast<std::size_t>(g)] = 0.0;
-  end_game(tx, returns, !reason.empty() ? reason : entry == "Forfeit" ? "time" : "resign");
+  end_game(tx, returns, why);
+}
+
+void Table::end_without_result(Tx& tx, int table_seat, const std::string& why) {
+  // pbmserv: resigning before both players have moved declines the challenge; losing on time
+  // or by a failing computer player that early is no more a game (it would let anyone farm
+  // the rating of an absent account with a short clock).
+  status_ = TableStatus::kDeclined;
+  reason_ = why == "resign" ? "declined" : why;
+  declined_by_ = owner_name(table_seat);
+  ended_ms_ = Lobby::now_ms();
+  request_.reset();
+  rating_lines_.clear();
+  if (game_->num_seats() == 2) {
+    rating_lines_.push_back(
+        "No result and no rating change: the game ended before every "
+        "player had moved.");
+  }
+  tx.table_changed = true;
+  spdlog::info("table {}: no result ({} by {})", label(), reason_, declined_by_);
+  Event e = board_event("Summary");
+  e.type = "gameover";
+  e.data["result"] = "";
+  e.data["reason"] = reason_;
+  e.data["ratings"] = rating_lines_;
+  e.data["text"] = label() + ": " + status_line();
+  tx.all(e);
+  clear_queued(tx, "the game is over");
 }
 
 void Table::end_game(Tx& tx, std::vector<double> returns, const std::string& reason) {
@@ -1412,8 +1442,6 @@ void Table::end_game(Tx& tx, std::vector<double> returns, const std::string& rea
   reason_ = reason;
   returns_ = std::move(returns);
   result_ = format_result(returns_);
-  queued_.clear();
-  queued_resign_.clear();
   request_.reset();
   rating_lines_.clear();
   const auto players = players_by_game_seat();
@@ -1438,6 +1466,7 @@ void Table::end_game(Tx& tx, std::vector<double> returns, const std::string& rea
   e.data["ratings"] = rating_lines_;
   e.data["text"] = label() + ": " + status_line() + " (" + result_ + ", " + reason + ")";
   tx.all(e);
+  clear_queued(tx, "the game is over");
 }
 
 void Table::undo_last(Tx& tx) {

@@ -25,6 +25,7 @@
 #include "server/client.h"
 #include "server/command.h"
 #include "server/game_clock.h"
+#include "server/table_access.h"
 #include "store/store.h"
 
 namespace plateau::server {
@@ -57,6 +58,7 @@ struct TableSummary {
   int ply = 0;
   std::string options;
   bool invisible = false;
+  TableAccess access;  // who may reach it (table_access.h); never shown as such
 };
 
 class Table : public std::enable_shared_from_this<Table> {
@@ -156,7 +158,11 @@ class Table : public std::enable_shared_from_this<Table> {
   void after_change();
 
   // Commands.
+  // Checks that the caller may reach the table (table_access.h), runs `c`, then drops the
+  // watchers who may no longer reach it.
   void on_command(Tx& tx, const Command& c);
+  void run_command(Tx& tx, const Command& c);
+  void cmd_invite(Tx& tx, const Command& c);
   void cmd_join(Tx& tx, const Command& c);
   void cmd_leave(Tx& tx);
   void cmd_option(Tx& tx, const Command& c);
@@ -177,11 +183,24 @@ class Table : public std::enable_shared_from_this<Table> {
   // Game flow.
   void play(Tx& tx, const Move& move, int seat, bool automatic);
   void after_move(Tx& tx);
-  // Ends the game with `table_seat` losing ("Resign" or "Forfeit" in the move table); a
-  // resignation before every seat has moved declines the challenge instead.
+  // Ends the game with `table_seat` losing ("Resign" or "Forfeit" in the move table); before
+  // every seat has moved it ends with no result instead (end_without_result).
   void resign_seat(Tx& tx, int table_seat, const std::string& entry,
                    const std::string& reason = "");
   void end_game(Tx& tx, std::vector<double> returns, const std::string& reason);
+  // The consent rule (pbmserv's decline, issue 12 item 5): a game decided before every seat
+  // has moved, whichever way (`why`: "resign", "time", "cpu failure"), ends with no result and
+  // no rating change, status kDeclined, `table_seat` named as the one who ended it.
+  void end_without_result(Tx& tx, int table_seat, const std::string& why);
+
+  // Queued moves and resignations (table_queue.cpp). A queued move is kept as typed, "MOVE" or
+  // "MOVE#n" (n: the ply it is meant for), in queued_.
+  // Plays the queued move of `owner` (the seat to move) if there is one and it still fits:
+  // true if it was played; otherwise its owner is told why it was dropped (a ply that is not
+  // its #n, or a move illegal now) and false.
+  bool play_queued(Tx& tx, const SeatOwner& owner);
+  // Drops every queued move and resignation, telling each owner "... is cancelled: `why`."
+  void clear_queued(Tx& tx, const std::string& why);
   void undo_last(Tx& tx);
   void rebuild_state();
   void on_cpu_move(Tx& tx, int ply, const Move& move);
@@ -189,6 +208,16 @@ class Table : public std::enable_shared_from_this<Table> {
   void arm_clock();
   void maybe_think();
   void cpu_failed(Tx& tx, int ply, const std::string& why);
+
+  // Access (table_access.cpp).
+  TableAccess access() const;
+  // Throws CommandError(unknown_table_error(c)) if the caller may not reach the table.
+  void require_reachable(const Tx& tx, const Command& c) const;
+  // Removes the watchers of an invisible table who may not reach it (no longer seated, or
+  // watching since before it became invisible), so that they hear nothing more of it.
+  void drop_unreachable_watchers();
+  // "/records/GAME/N?key=KEY": where the players of an invisible table fetch its record.
+  std::string record_path() const;
 
   // Queries.
   int table_seat_of(const std::string& user) const;  // -1 if not seated
@@ -247,9 +276,11 @@ class Table : public std::enable_shared_from_this<Table> {
   std::vector<double> returns_;  // by game seat, once over
   std::vector<std::string> rating_lines_;
   std::optional<Request> request_;
-  std::map<std::string, std::string> queued_;  // user -> move text
+  std::map<std::string, std::string> queued_;  // lower-case user -> "MOVE" or "MOVE#n"
   std::set<std::string> queued_resign_;
   std::map<std::string, std::string> table_flags_;  // invisible, drawseat, host, result
+  std::set<std::string> invited_;                   // lower-case names invited with /invite
+  std::string record_key_;  // secret of the record URL while invisible (table_access.h)
   ClockSettings clock_;
   std::vector<std::int64_t> bank_ms_;  // by game seat
   std::int64_t turn_started_ms_ = 0;

@@ -11,20 +11,22 @@ namespace plateau::server {
 namespace beast = boost::beast;
 namespace websocket = beast::websocket;
 
-WsSession::WsSession(Lobby& lobby, beast::tcp_stream stream, SessionLimits limits)
+template <class Stream>
+BasicWsSession<Stream>::BasicWsSession(Lobby& lobby, Stream stream, SessionLimits limits)
     : Session(lobby, stream.get_executor(), limits), ws_(std::move(stream)) {
   boost::system::error_code ec;
   auto ep = beast::get_lowest_layer(ws_).socket().remote_endpoint(ec);
-  peer_ =
-      "ws " + (ec ? std::string("?") : ep.address().to_string() + ":" + std::to_string(ep.port()));
+  peer_ = std::string(kIsTls<Stream> ? "wss " : "ws ") +
+          (ec ? std::string("?") : ep.address().to_string() + ":" + std::to_string(ep.port()));
 }
 
-void WsSession::start(beast::http::request<beast::http::string_body> request) {
+template <class Stream>
+void BasicWsSession<Stream>::start(beast::http::request<beast::http::string_body> request) {
   beast::get_lowest_layer(ws_).expires_never();
   ws_.set_option(websocket::stream_base::timeout::suggested(beast::role_type::server));
   ws_.read_message_max(kMaxWsMessage);
   auto req = std::make_shared<beast::http::request<beast::http::string_body>>(std::move(request));
-  ws_.async_accept(*req, [self = std::static_pointer_cast<WsSession>(shared_from_this()),
+  ws_.async_accept(*req, [self = std::static_pointer_cast<BasicWsSession>(shared_from_this()),
                           req](beast::error_code ec) {
     if (ec) {
       spdlog::info("{}: websocket handshake failed: {}", self->peer_, ec.message());
@@ -43,12 +45,14 @@ void WsSession::start(beast::http::request<beast::http::string_body> request) {
   });
 }
 
-void WsSession::read() {
-  ws_.async_read(buffer_, [self = std::static_pointer_cast<WsSession>(shared_from_this())](
+template <class Stream>
+void BasicWsSession<Stream>::read() {
+  ws_.async_read(buffer_, [self = std::static_pointer_cast<BasicWsSession>(shared_from_this())](
                               beast::error_code ec, std::size_t n) { self->on_read(ec, n); });
 }
 
-void WsSession::on_read(beast::error_code ec, std::size_t) {
+template <class Stream>
+void BasicWsSession<Stream>::on_read(beast::error_code ec, std::size_t) {
   if (ec == websocket::error::message_too_big) {
     // The stream is failed after this error: say why, then close.
     spdlog::info("{}: message over {} bytes; closing", peer_, kMaxWsMessage);
@@ -83,7 +87,8 @@ void WsSession::on_read(beast::error_code ec, std::size_t) {
   if (!shut_) read();
 }
 
-void WsSession::write_event(const Event& event, long long re) {
+template <class Stream>
+void BasicWsSession<Stream>::write_event(const Event& event, long long re) {
   if (shut_ || !open_) return;
   std::string text = render_json(event, re);
   queued_bytes_ += text.size();
@@ -91,21 +96,22 @@ void WsSession::write_event(const Event& event, long long re) {
   if (!writing_) write_next();
 }
 
-void WsSession::write_next() {
+template <class Stream>
+void BasicWsSession<Stream>::write_next() {
   if (out_.empty()) {
     writing_ = false;
     if (closing_ && !shut_) {
       shut_ = true;
-      ws_.async_close(
-          websocket::close_code::normal,
-          [self = std::static_pointer_cast<WsSession>(shared_from_this())](beast::error_code) {});
+      ws_.async_close(websocket::close_code::normal,
+                      [self = std::static_pointer_cast<BasicWsSession>(shared_from_this())](
+                          beast::error_code) {});
     }
     return;
   }
   writing_ = true;
   ws_.text(true);
   ws_.async_write(boost::asio::buffer(out_.front()),
-                  [self = std::static_pointer_cast<WsSession>(shared_from_this())](
+                  [self = std::static_pointer_cast<BasicWsSession>(shared_from_this())](
                       beast::error_code ec, std::size_t) {
                     self->queued_bytes_ -= self->out_.front().size();
                     self->out_.pop_front();
@@ -120,7 +126,8 @@ void WsSession::write_next() {
                   });
 }
 
-void WsSession::shutdown() {
+template <class Stream>
+void BasicWsSession<Stream>::shutdown() {
   closing_ = true;
   if (queued_bytes_ > limits_.max_output_bytes && !shut_) {
     shut_ = true;
@@ -129,5 +136,8 @@ void WsSession::shutdown() {
   }
   if (!writing_ && !shut_) write_next();
 }
+
+template class BasicWsSession<PlainStream>;
+template class BasicWsSession<TlsStream>;
 
 }  // namespace plateau::server

@@ -2,6 +2,7 @@
 // The WebSocket transport (path /ws on the HTTP port): each text message is one command, either
 // the command line itself or JSON {"cmd": "LINE", "id": N}; every event comes back as one JSON
 // message (render_json), replies carrying "re": N. Messages are limited to kMaxWsMessage bytes.
+// One template over the byte stream (streams.h): WsSession is ws://, WssSession is wss://.
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
@@ -10,14 +11,17 @@
 
 #include "server/asio.h"
 #include "server/session.h"
+#include "server/streams.h"
 
 namespace plateau::server {
 
 inline constexpr std::size_t kMaxWsMessage = 64 * 1024;
 
-class WsSession : public Session {
+template <class Stream>
+class BasicWsSession : public Session {
  public:
-  WsSession(Lobby& lobby, boost::beast::tcp_stream stream, SessionLimits limits);
+  // `stream` carries the upgrade request (for TLS, already handshaken).
+  BasicWsSession(Lobby& lobby, Stream stream, SessionLimits limits);
   // Completes the upgrade of `request` and starts reading.
   void start(boost::beast::http::request<boost::beast::http::string_body> request);
   std::string describe() const override { return peer_; }
@@ -30,7 +34,7 @@ class WsSession : public Session {
   std::size_t pending_output() const override { return queued_bytes_; }
   void write_next();
 
-  boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
+  boost::beast::websocket::stream<Stream> ws_;
   std::string peer_;
   boost::beast::flat_buffer buffer_;
   std::deque<std::string> out_;
@@ -39,5 +43,11 @@ class WsSession : public Session {
   bool open_ = false;
   bool shut_ = false;
 };
+
+using WsSession = BasicWsSession<PlainStream>;
+using WssSession = BasicWsSession<TlsStream>;
+
+extern template class BasicWsSession<PlainStream>;
+extern template class BasicWsSession<TlsStream>;
 
 }  // namespace plateau::server

@@ -149,17 +149,21 @@ def test_decline_draw_undo_queued_resign_and_clock():
         assert record_moves(record) == ["A:S4", "B:S2", "A:S4"], record
         bob.send("show 102")
         bob.expect(r"^  3 S4                 4 Resign$")
-        # A per-move clock: bob does not move within a second and loses on time.
+        # A per-move clock: both move, then alice does not move within a second and loses on
+        # time (before both had moved it would end with no result: security_consent_test.py).
         alice.send("bohnduell challenge -clock=move:1 alice bob")
         alice.expect(r"^New BohnDuell Board 103$")
         alice.send("move 103 S4")
         alice.expect(r"^bohnduell 103: 1\. A alice S4$")
+        bob.send("move 103 S1")
+        bob.expect(r"^bohnduell 103: 2\. B bob S1$")
         for c in (alice, bob):
-            c.expect(r"^bohnduell 103: Game won by alice\. \(1-0, time\)$", timeout=5)
+            c.expect(r"^bohnduell 103: Game won by bob\. \(0-1, time\)$", timeout=5)
         status, record = server.http_get("/records/bohnduell/103")
         assert '[Termination "time"]' in record, record
         bob.send("show 103")
-        bob.expect(r"^  1 S4                 2 Forfeit$")
+        bob.expect(r"^  1 S4                 2 S1$")
+        bob.expect(r"^  3 Forfeit$")
         assert server.stop() == 0
     finally:
         if server.alive():
@@ -178,9 +182,11 @@ def test_a_cpu_that_cannot_play_forfeits():
         carol.expect(r"^carol takes seat 1\.")
         carol.send("/start")
         carol.expect(r"^error: cpu:classic cannot play here \(.*\) and forfeits$")
-        carol.expect(r"^Game won by carol\.$")
+        # It forfeits before every player has moved: no result (issue 12, consent).
+        carol.expect(r"^bohnduell 101: No result: cpu:classic forfeited \(cpu failure\) before "
+                     r"every player had moved\.$")
         status, record = server.http_get("/records/bohnduell/101")
-        assert '[Termination "cpu failure"]' in record and '[Result "0-1"]' in record, record
+        assert '[Termination "cpu failure"]' in record and '[Result "*"]' in record, record
         assert server.stop() == 0
     finally:
         if server.alive():

@@ -7,6 +7,7 @@ import os
 import re
 import signal
 import socket
+import ssl
 import struct
 import subprocess
 import sys
@@ -25,8 +26,15 @@ def free_port():
 class Server:
     """A `plateau serve` process. Reuse data_dir to restart on the same store."""
 
-    def __init__(self, binary, data_dir=None, extra=()):
+    def __init__(self, binary, data_dir=None, extra=(), tls=None):
+        """`tls` = (cert_file, key_file): HTTPS and WSS on the HTTP port, trusted by the
+        helpers below as their only certificate authority (see make_self_signed_cert)."""
         self.binary = binary
+        self.tls = tls
+        self.ssl_context = None
+        if tls:
+            self.ssl_context = ssl.create_default_context(cafile=tls[0])
+            extra = list(extra) + ["--tls-cert", tls[0], "--tls-key", tls[1]]
         self.tmp = None
         if data_dir is None:
             self.tmp = tempfile.TemporaryDirectory(prefix="plateau-it-")
@@ -63,8 +71,10 @@ class Server:
             return f.read().decode(errors="replace")
 
     def http_get(self, path):
+        scheme = "https" if self.tls else "http"
         try:
-            with urllib.request.urlopen(f"http://127.0.0.1:{self.http_port}{path}", timeout=5) as r:
+            with urllib.request.urlopen(f"{scheme}://127.0.0.1:{self.http_port}{path}", timeout=5,
+                                        context=self.ssl_context) as r:
                 return r.status, r.read().decode()
         except urllib.error.HTTPError as e:
             return e.code, e.read().decode()
@@ -102,8 +112,60 @@ class Server:
             c.expect(r"(Welcome|Hello), " + name)
         return c
 
-    def ws(self):
-        return WsClient(self.http_port)
+    def ws(self, origin=None):
+        return WsClient(self.http_port, origin=origin, ssl_context=self.ssl_context)
+
+    def raw_http(self, request):
+        """Sends `request` (bytes, exactly as given: no normalisation of the target) on the HTTP
+        port and reads until the server closes: (status, body bytes); status None when the
+        server answered nothing that parses as HTTP."""
+        return raw_http(self.http_port, request, self.ssl_context)
+
+
+def raw_http(port, request, ssl_context=None, timeout=10):
+    sock = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+    if ssl_context:
+        sock = ssl_context.wrap_socket(sock, server_hostname="127.0.0.1")
+    try:
+        sock.sendall(request)
+        data = b""
+        while True:
+            try:
+                chunk = sock.recv(65536)
+            except (ConnectionResetError, ssl.SSLError):
+                break
+            if not chunk:
+                break
+            data += chunk
+    finally:
+        sock.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    m = re.match(rb"HTTP/1\.[01] (\d{3}) ", head)
+    if not m:
+        return None, data
+    return int(m.group(1)), body
+
+
+def make_self_signed_cert(directory, name="server"):
+    """A certificate for 127.0.0.1 and its key, made with the openssl command in `directory`:
+    (cert_file, key_file)."""
+    cert = os.path.join(directory, name + "-cert.pem")
+    key = os.path.join(directory, name + "-key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
+                    "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", key, "-out", cert,
+                    "-days", "2", "-subj", "/CN=127.0.0.1", "-addext",
+                    "subjectAltName=IP:127.0.0.1"],
+                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return cert, key
+
+
+class HandshakeRefused(AssertionError):
+    """The server answered a WebSocket upgrade with something other than 101."""
+
+    def __init__(self, head):
+        super().__init__("handshake refused: " + head.decode(errors="replace"))
+        self.head = head
+        self.status = int(head.split(b" ")[1]) if head.startswith(b"HTTP/") else None
 
 
 class TextClient:
@@ -190,11 +252,15 @@ class TextClient:
 class WsClient:
     """A minimal RFC 6455 client: text frames, masking, close frames."""
 
-    def __init__(self, port, path="/ws"):
+    def __init__(self, port, path="/ws", origin=None, ssl_context=None):
+        """`origin`: an Origin header, as a browser sends; `ssl_context`: wss://."""
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        if ssl_context:
+            self.sock = ssl_context.wrap_socket(self.sock, server_hostname="127.0.0.1")
         key = base64.b64encode(os.urandom(16)).decode()
+        origin_line = f"Origin: {origin}\r\n" if origin else ""
         self.sock.sendall((f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
-                           "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+                           "Upgrade: websocket\r\nConnection: Upgrade\r\n" + origin_line +
                            f"Sec-WebSocket-Key: {key}\r\nSec-WebSocket-Version: 13\r\n\r\n").encode())
         head = b""
         while b"\r\n\r\n" not in head:
@@ -203,7 +269,8 @@ class WsClient:
                 raise AssertionError("handshake failed: " + head.decode(errors="replace"))
             head += chunk
         if b" 101 " not in head.split(b"\r\n")[0]:
-            raise AssertionError("handshake refused: " + head.decode(errors="replace"))
+            self.sock.close()
+            raise HandshakeRefused(head)
         self.next_id = 1
         self.events = []
         self.close_code = None

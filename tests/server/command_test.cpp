@@ -127,5 +127,23 @@ TEST(CommandParser, ErrorsNameTheProblem) {
   EXPECT_EQ(error_of("show 1234567890"), "usage: show [BOARD]");
 }
 
+TEST(CommandParser, InviteAndQueueWithPly) {
+  Command c = parse("/invite carol");
+  EXPECT_EQ(c.verb, Verb::kInvite);
+  EXPECT_FALSE(c.board.has_value());
+  EXPECT_EQ(c.args, (Args{"carol"}));
+  c = parse("invite 101 carol");
+  EXPECT_EQ(c.board, 101);
+  EXPECT_EQ(c.args, (Args{"carol"}));
+  EXPECT_EQ(error_of("/invite"), "usage: /invite [BOARD] NAME");
+  EXPECT_EQ(error_of("/invite a b"), "usage: /invite [BOARD] NAME");
+  // queue keeps the #n of its move (the table checks it when the turn comes).
+  c = parse("queue 101 C3#9");
+  EXPECT_EQ(c.verb, Verb::kQueue);
+  EXPECT_EQ(c.board, 101);
+  EXPECT_EQ(c.ply_check, 9);
+  EXPECT_EQ(c.args, (Args{"C3"}));
+}
+
 }  // namespace
 }  // namespace plateau::server

@@ -38,6 +38,9 @@ export interface TableModel {
   clock?: string; // table option: none, move:SECONDS, fischer:SECONDS+INCREMENT
   clocks?: ClockModel[];
   spectators: string[];
+  // Where the game record is served: an invisible table's record URL carries its key
+  // (/records/GAME/N?key=KEY, sent only to those who may reach the table).
+  record?: string;
 }
 
 export interface SessionState {
@@ -156,6 +159,7 @@ export class Session {
     if (typeof e.status_line === 'string') t.statusLine = e.status_line;
     if (typeof e.clock === 'string') t.clock = e.clock;
     if (Array.isArray(e.spectators)) t.spectators = e.spectators as string[];
+    if (typeof e.record === 'string') t.record = e.record;
     // Only events about the current position carry `clocks` (not `show BOARD#n`).
     if (Array.isArray(e.clocks)) {
       const now = performance.now();

@@ -25,9 +25,11 @@ export function ReplayView({ session, game, board }: Props) {
   const [shown, setShown] = useState<{ ply: number; position: string } | undefined>();
   const wanted = useRef(0);
   const conn = session.connection;
+  // An invisible table's record is served only with its key (sent in its table events).
+  const recordUrl = session.table(game, board).record ?? `/records/${game}/${board}`;
 
   useEffect(() => {
-    fetch(`/records/${game}/${board}`)
+    fetch(recordUrl)
       .then((r) => r.text())
       .then((text) => {
         setMoves(recordMoves(text).filter((m) => m.text.toLowerCase() !== 'pass' || m.seat === ''));
@@ -81,7 +83,7 @@ export function ReplayView({ session, game, board }: Props) {
       </div>
       <MoveList moves={moves} current={ply} onSelect={go} />
       <p class="replay-result">{t('replay.result', { result })}</p>
-      <a href={`/records/${game}/${board}`} download>{t('table.download')}</a>
+      <a href={recordUrl} download>{t('table.download')}</a>
       {' · '}<a href={`#/rules/${game}`}>{t('nav.rules')}</a>
     </section>
   );

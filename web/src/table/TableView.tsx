@@ -80,7 +80,7 @@ export function TableView({ session, game, board }: Props) {
   useEffect(() => {
     if ((!needMoves && !needResult) || fetchingRecord.current) return;
     fetchingRecord.current = true;
-    fetch(`/records/${game}/${board}`)
+    fetch(table.record ?? `/records/${game}/${board}`)
       .then((r) => (r.ok ? r.text() : Promise.reject(new Error(String(r.status)))))
       .then((text) => {
         const current = session.table(game, board);
@@ -247,7 +247,7 @@ export function TableView({ session, game, board }: Props) {
           {table.status === 'over' && (
             <p><a href={`#/replay/${game}/${board}`} data-action="replay">{t('table.replay')}</a></p>
           )}
-          <a href={`/records/${game}/${board}`} download>{t('table.download')}</a>
+          <a href={table.record ?? `/records/${game}/${board}`} download>{t('table.download')}</a>
         </aside>
       </div>
       {table.result && !dialogClosed && (
