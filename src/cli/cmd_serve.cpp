@@ -18,6 +18,8 @@ struct ServeOptions {
   int partial_line_timeout = 30;
   int tls_handshake_timeout = 10;
   double rate = 20.0;
+  double login_backoff_base = 1.0;  // seconds
+  double login_backoff_max = 900.0;
 };
 
 }  // namespace
@@ -84,6 +86,22 @@ void add_serve_command(CLI::App& app) {
                   "Threads for password hashing (apart from the CPU players)")
       ->capture_default_str()
       ->check(CLI::Range(1, 64));
+  cmd->add_option("--max-waiting-hashes", lobby_limits.max_waiting_hashes,
+                  "Password hashes waiting for the hash threads; more logins get \"server busy\"")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
+  cmd->add_option("--login-backoff-base", opt->login_backoff_base,
+                  "Seconds a name or address waits after its first failed login (doubling)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.001, 86400.0));
+  cmd->add_option("--login-backoff-max", opt->login_backoff_max,
+                  "Longest wait in seconds after failed logins")
+      ->capture_default_str()
+      ->check(CLI::Range(0.001, 86400.0 * 7));
+  cmd->add_option("--login-throttle-entries", lobby_limits.login_throttle_entries,
+                  "Names (and addresses) the login back-off remembers")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{10000000}));
   cmd->add_option("--biloba-max-clicks", lobby_limits.biloba_max_clicks,
                   "Clicks kept per biloba 0.9.3 network game")
       ->capture_default_str()
@@ -117,6 +135,12 @@ void add_serve_command(CLI::App& app) {
     opt->server.limits.partial_line_timeout = std::chrono::seconds(opt->partial_line_timeout);
     opt->server.limits.tls_handshake_timeout = std::chrono::seconds(opt->tls_handshake_timeout);
     opt->server.limits.commands_per_second = opt->rate;
+    auto ms = [](double seconds) {
+      return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000.0 + 0.5));
+    };
+    opt->server.lobby_limits.login_backoff_base = ms(opt->login_backoff_base);
+    opt->server.lobby_limits.login_backoff_max =
+        std::max(ms(opt->login_backoff_max), ms(opt->login_backoff_base));
     opt->server.limits.burst = std::max(40.0, opt->rate * 2);
     server::run_server(opt->server);
   });

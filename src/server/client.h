@@ -1,5 +1,6 @@
 #pragma once
 // A connected client as the lobby and tables see it, whatever its transport.
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -21,11 +22,26 @@ class Client : public std::enable_shared_from_this<Client> {
   virtual void close() = 0;
   // "text 127.0.0.1:40312" for logs.
   virtual std::string describe() const = 0;
+  // The client's IP address, the key of the per-address login back-off: by default the
+  // ADDRESS of describe()'s "KIND ADDRESS:PORT" (the whole text if it has no such form).
+  virtual std::string address() const {
+    const std::string d = describe();
+    const auto space = d.find(' ');
+    const auto colon = d.rfind(':');
+    if (space == std::string::npos || colon == std::string::npos || colon <= space + 1) return d;
+    return d.substr(space + 1, colon - space - 1);
+  }
+  // Runs `fn` on the client's strand, after what is already queued there (the lobby finishes a
+  // login there: the identity below is written only on the strand). By default at once, for a
+  // client without a strand.
+  virtual void on_strand(std::function<void()> fn) { fn(); }
 
-  // Identity and position; read and written only while the lobby handles this client's command
-  // (the client's commands run one at a time), never from a table's strand.
+  // Identity and position; read and written only on the client's strand (while the lobby
+  // handles this client's command, or by on_strand()), never from a table's strand or a
+  // worker. Others learn a user's name from the lobby's online list.
   std::string user;  // "" until login
   bool guest = false;
+  bool gone = false;  // the connection has ended (Lobby::disconnected): never log it in again
   std::weak_ptr<Table> current;  // the table of /join, /say, ... without a board number
 
   // The tables this connection follows (Table::add_watcher notes them, on the table's strand),

@@ -31,6 +31,7 @@ constexpr std::array kWords = {
     VerbWord{"standings", Verb::kStandings},
     VerbWord{"ratings", Verb::kStandings},
     VerbWord{"ping", Verb::kPing},
+    VerbWord{"limit", Verb::kLimit},
     VerbWord{"open", Verb::kOpen},
     VerbWord{"table", Verb::kTable},
     VerbWord{"join", Verb::kJoin},
@@ -295,6 +296,15 @@ std::optional<Command> parse_command(std::string_view line) {
     case Verb::kHelp:
       expect_args(c, 0, 1, "help [GAME|COMMAND]");
       break;
+    case Verb::kLimit:
+      expect_args(c, 0, 1, "limit [N|accept|reject]");
+      if (!c.args.empty()) {
+        const std::string word = to_lower(c.args[0]);
+        if (word != "accept" && word != "reject" && !parse_number(word)) {
+          throw CommandError("usage: limit [N|accept|reject]");
+        }
+      }
+      break;
     case Verb::kStandings:
       expect_args(c, c.game.empty() ? 1 : 0, c.game.empty() ? 1 : 0, "standings GAME");
       if (!c.args.empty()) {
@@ -429,6 +439,8 @@ const std::vector<std::pair<std::string, std::string>>& command_help() {
       {"help [GAME]", "this list, or a game's seats and options"},
       {"tables [GAME]", "open tables and boards"},
       {"standings GAME", "ratings of a game"},
+      {"limit [N|accept|reject]",
+       "challenges you accept: all, none, or at most N open boards started by others"},
       {"/open GAME [NAME=VALUE ...]", "open a new table and go to it"},
       {"/table [GAME] N", "go to table N"},
       {"/join [SEAT]", "take a seat (the next free one, or SEAT) at the current table"},

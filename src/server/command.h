@@ -33,6 +33,7 @@ enum class Verb {
   kTables,
   kStandings,
   kPing,
+  kLimit,  // limit [N|accept|reject]: the challenges the logged-in account accepts
   // tables (BSW style, acting on the current table unless a board number is given)
   kOpen,
   kTable,

@@ -43,10 +43,17 @@ struct LobbyLimits {
   int max_open_tables_per_guest = 3;
   // Failed logins: after each failure for an account or from an address, the next attempt
   // for it waits (refused with "try again in N s") base * 2^(failures-1), capped at max.
+  // --login-backoff-base, --login-backoff-max (seconds, fractions allowed)
   std::chrono::milliseconds login_backoff_base{1000};
   std::chrono::milliseconds login_backoff_max{std::chrono::minutes(15)};
+  // Names and addresses the login throttle remembers (each kind); past it, the least recently
+  // failed is forgotten first. --login-throttle-entries
+  std::size_t login_throttle_entries = 100000;
   // Threads that hash passwords (Argon2id), apart from the CPU players' pool. --hash-threads
   int hash_threads = 1;
+  // Password hashes (register, login) waiting for those threads, the running ones included;
+  // more are refused at once with "server busy". --max-waiting-hashes
+  std::size_t max_waiting_hashes = 32;
   // Clicks kept per game on the biloba 0.9.3 port; a game that reaches it ends without a
   // result (the original's games are a few hundred clicks). --biloba-max-clicks
   std::size_t biloba_max_clicks = 20000;

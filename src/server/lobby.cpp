@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <set>
 
 #include "ai/bot.h"
 #include "core/error.h"
@@ -19,20 +20,18 @@ using nlohmann::json;
 
 namespace {
 
-constexpr std::size_t kMinPassword = 4;
-constexpr std::size_t kMaxPassword = 128;
+// Guest numbers reserved in the store per write (guest_names.h).
+constexpr std::int64_t kGuestBlock = 64;
 
-bool valid_user_name(std::string_view name) {
-  if (name.size() < 2 || name.size() > 20) return false;
-  if (!std::isalpha(static_cast<unsigned char>(name[0]))) return false;
-  return std::all_of(name.begin(), name.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
-  });
-}
-
-bool reserved_name(const std::string& lower) {
-  return starts_with(lower, "guest") || starts_with(lower, "cpu") || lower == "server" ||
-         lower == "admin";
+// Removes `client` (and connections already gone) from `clients`.
+void drop_client(std::vector<std::weak_ptr<Client>>& clients,
+                 const std::shared_ptr<Client>& client) {
+  clients.erase(std::remove_if(clients.begin(), clients.end(),
+                               [&](const auto& w) {
+                                 auto c = w.lock();
+                                 return !c || c == client;
+                               }),
+                clients.end());
 }
 
 Event list_event(const std::string& what, json items, std::vector<std::string> lines) {
@@ -51,8 +50,14 @@ struct Lobby::Ctx {
   Caller caller() const { return Caller{client->user, client->guest, client}; }
 };
 
-Lobby::Lobby(boost::asio::io_context& io, store::Store& store, boost::asio::thread_pool& workers)
-    : io_(io), store_(store), workers_(workers) {}
+Lobby::Lobby(boost::asio::io_context& io, store::Store& store, boost::asio::thread_pool& workers,
+             boost::asio::thread_pool& hashing, const LobbyLimits& limits)
+    : io_(io),
+      store_(store),
+      workers_(workers),
+      limits_(limits),
+      accounts_(store, hashing, limits),
+      guests_(store, kGuestBlock) {}
 
 std::int64_t Lobby::now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -68,7 +73,7 @@ void Lobby::restore() {
   std::vector<std::shared_ptr<Table>> restored;
   {
     std::lock_guard lock(mutex_);
-    for (auto& a : snap.accounts) accounts_[to_lower(a.name)] = a;
+    accounts_.restore(snap.accounts);
     for (auto& r : snap.ratings) ratings_[{r.game, to_lower(r.player)}] = r;
     static const std::vector<store::MoveRow> kNoMoves;
     static const std::vector<store::ChatRow> kNoChat;
@@ -103,6 +108,7 @@ void Lobby::restore() {
       restored.push_back(table);
     }
   }
+  guests_.restore(snap.counters, next_guest_ - 1);
   if (downtime_ms > 0) spdlog::info("store: the server was down for {} ms", downtime_ms);
   for (auto& t : restored) t->resume(downtime_ms);
   spdlog::info(
@@ -139,22 +145,19 @@ void Lobby::connected(const std::shared_ptr<Client>& client) {
 }
 
 void Lobby::disconnected(const std::shared_ptr<Client>& client) {
-  std::unique_lock lock(mutex_);
-  --connections_;
-  if (!client->user.empty()) {
-    auto it = online_.find(to_lower(client->user));
-    if (it != online_.end()) {
-      auto& v = it->second;
-      v.erase(std::remove_if(v.begin(), v.end(),
-                             [&](const auto& w) {
-                               auto c = w.lock();
-                               return !c || c == client;
-                             }),
-              v.end());
-      if (v.empty()) online_.erase(it);
-    }
+  {
+    std::lock_guard lock(mutex_);
+    --connections_;
   }
-  lock.unlock();
+  // On the client's strand, like every identity change: a login finishing later sees `gone`
+  // and leaves the online list alone. (`user` stays, for the log line of the disconnection.)
+  client->gone = true;
+  std::string guest_gone;
+  {
+    std::lock_guard lock(mutex_);
+    guest_gone = go_offline_locked(client);
+  }
+  if (!guest_gone.empty()) guest_left(guest_gone);
   for (const auto& table : client->watched_tables()) table->watcher_closed(client);
 }
 
@@ -163,16 +166,13 @@ std::vector<std::shared_ptr<Client>> Lobby::clients_of(const std::string& user) 
   std::lock_guard lock(mutex_);
   auto it = online_.find(to_lower(user));
   if (it == online_.end()) return out;
-  for (const auto& w : it->second) {
+  for (const auto& w : it->second.clients) {
     if (auto c = w.lock()) out.push_back(c);
   }
   return out;
 }
 
-bool Lobby::is_account(const std::string& name) const {
-  std::lock_guard lock(mutex_);
-  return accounts_.count(to_lower(name)) > 0;
-}
+bool Lobby::is_account(const std::string& name) const { return accounts_.exists(name); }
 
 std::shared_ptr<Table> Lobby::find_table(const std::string& game, int number) const {
   std::lock_guard lock(mutex_);
@@ -194,7 +194,7 @@ std::vector<TableSummary> Lobby::table_summaries() const {
 
 LobbyStats Lobby::stats() const {
   std::lock_guard lock(mutex_);
-  return {connections_, tables_.size(), accounts_.size()};
+  return {connections_, tables_.size(), accounts_.size()};  // lock order: lobby, then accounts
 }
 
 std::vector<std::string> Lobby::rate_game(const std::string& game, const std::string& a,
@@ -323,122 +323,108 @@ void Lobby::dispatch(Ctx& ctx, Command& c) {
       return cmd_table(ctx, c);
     case Verb::kChallenge:
       return cmd_challenge(ctx, c);
+    case Verb::kLimit:
+      return cmd_limit(ctx, c);
     default:
       return to_table(ctx, c);
   }
 }
 
 void Lobby::set_user(const std::shared_ptr<Client>& client, const std::string& user, bool guest) {
-  std::lock_guard lock(mutex_);
-  if (!client->user.empty()) {
-    auto& v = online_[to_lower(client->user)];
-    v.erase(std::remove_if(v.begin(), v.end(),
-                           [&](const auto& w) {
-                             auto c = w.lock();
-                             return !c || c == client;
-                           }),
-            v.end());
-    if (v.empty()) online_.erase(to_lower(client->user));
+  std::string guest_gone;  // a guest whose last connection this was
+  {
+    std::lock_guard lock(mutex_);
+    guest_gone = go_offline_locked(client);
+    client->user = user;
+    client->guest = guest;
+    if (!user.empty()) {
+      Online& entry = online_[to_lower(user)];
+      entry.name = user;
+      entry.clients.push_back(client);
+    }
   }
-  client->user = user;
-  client->guest = guest;
-  if (!user.empty()) online_[to_lower(user)].push_back(client);
+  if (!guest_gone.empty()) guest_left(guest_gone);
+}
+
+std::string Lobby::go_offline_locked(const std::shared_ptr<Client>& client) {
+  if (client->user.empty()) return "";
+  auto it = online_.find(to_lower(client->user));
+  if (it == online_.end()) return "";
+  drop_client(it->second.clients, client);
+  if (!it->second.clients.empty()) return "";
+  online_.erase(it);
+  return client->guest ? client->user : "";
+}
+
+std::function<void(std::string, std::string)> Lobby::finish_login(const Ctx& ctx, bool guest,
+                                                                  std::string what,
+                                                                  std::string text) {
+  return [this, client = ctx.client, done = ctx.done, guest, what = std::move(what),
+          text = std::move(text)](std::string user, std::string error) {
+    client->on_strand([this, client, done, guest, what, text, user, error] {
+      if (!error.empty()) {
+        client->send(error_event(error), true);
+      } else if (!client->gone) {
+        set_user(client, user, guest);
+        spdlog::info("{}: {} {}", client->describe(), what, user);
+        std::string shown = text;
+        shown.replace(shown.find("{}"), 2, user);
+        client->send(Event{"login", {{"user", user}, {"guest", guest}, {"text", shown}}, {}}, true);
+      }
+      if (done) done();
+    });
+  };
 }
 
 void Lobby::cmd_register(Ctx& ctx, const Command& c) {
-  const std::string name = c.args[0];
-  const std::string password = c.args[1];
-  if (!valid_user_name(name)) {
-    throw CommandError("bad user name '" + name.substr(0, 30) +
-                       "': 2-20 letters, digits, '_' or '-', starting with a letter");
-  }
-  if (reserved_name(to_lower(name))) throw CommandError("the name '" + name + "' is reserved");
-  if (password.size() < kMinPassword || password.size() > kMaxPassword) {
-    throw CommandError("a password has 4 to 128 characters");
-  }
-  if (is_account(name)) throw CommandError("the name " + name + " is taken");
-  // Argon2id is slow on purpose: hash on a worker, store, then answer on the client's order.
+  // Throws CommandError at once for a bad name or password; hashes on the hash pool.
+  accounts_.register_account(
+      c.args[0], c.args[1],
+      finish_login(ctx, false, "registered", "Welcome, {}. Your account is created."));
   ctx.deferred = true;
-  boost::asio::post(workers_, [this, client = ctx.client, done = ctx.done, name, password] {
-    store::AccountRow row{name, hash_password(password), now_ms()};
-    {
-      std::lock_guard lock(mutex_);
-      if (accounts_.count(to_lower(name))) {
-        client->send(error_event("the name " + name + " is taken"), true);
-        done();
-        return;
-      }
-      accounts_[to_lower(name)] = row;  // reserve the name now; durable below before we answer
-    }
-    store::Batch batch;
-    batch.put_account(row);
-    store_.submit(std::move(batch), [this, client, done, name](std::exception_ptr error) {
-      if (error) {
-        std::lock_guard lock(mutex_);
-        accounts_.erase(to_lower(name));
-        client->send(error_event("could not store the account"), true);
-      } else {
-        set_user(client, name, false);
-        spdlog::info("{}: registered {}", client->describe(), name);
-        client->send(Event{"login",
-                           {{"user", name},
-                            {"guest", false},
-                            {"text", "Welcome, " + name + ". Your account is created."}},
-                           {}},
-                     true);
-      }
-      done();
-    });
-  });
 }
 
 void Lobby::cmd_login(Ctx& ctx, const Command& c) {
-  const std::string name = c.args[0];
-  const std::string password = c.args[1];
-  std::string hash;
-  std::string canonical;
-  {
-    std::lock_guard lock(mutex_);
-    auto it = accounts_.find(to_lower(name));
-    if (it != accounts_.end()) {
-      hash = it->second.password_hash;
-      canonical = it->second.name;
-    }
-  }
   ctx.deferred = true;
-  boost::asio::post(
-      workers_, [this, client = ctx.client, done = ctx.done, hash, canonical, password] {
-        // Verify even for unknown names so that timing does not reveal which names exist.
-        static const std::string kDummy = hash_password("not a password");
-        const bool ok = verify_password(password, hash.empty() ? kDummy : hash) && !hash.empty();
-        if (!ok) {
-          client->send(error_event("wrong name or password"), true);
-        } else {
-          set_user(client, canonical, false);
-          spdlog::info("{}: login {}", client->describe(), canonical);
-          client->send(
-              Event{"login",
-                    {{"user", canonical}, {"guest", false}, {"text", "Hello, " + canonical + "."}},
-                    {}},
-              true);
-        }
-        done();
-      });
+  accounts_.login(c.args[0], c.args[1], ctx.client->address(),
+                  finish_login(ctx, false, "login", "Hello, {}."));
 }
 
 void Lobby::cmd_guest(Ctx& ctx) {
-  std::string name;
+  ctx.deferred = true;
+  guests_.issue(finish_login(ctx, true, "guest", "Hello, {} (guest: unrated games only)."));
+}
+
+void Lobby::guest_left(const std::string& name) {
+  std::vector<std::shared_ptr<Table>> mine;
   {
     std::lock_guard lock(mutex_);
-    name = "guest" + std::to_string(next_guest_++);
+    for (const auto& [key, t] : tables_) {
+      if (same_user(t->creator(), name) && t->summary().status == TableStatus::kSetup) {
+        mine.push_back(t);
+      }
+    }
   }
-  set_user(ctx.client, name, true);
-  spdlog::info("{}: guest {}", ctx.client->describe(), name);
-  ctx.reply(Event{"login",
-                  {{"user", name},
-                   {"guest", true},
-                   {"text", "Hello, " + name + " (guest: unrated games only)."}},
-                  {}});
+  for (const auto& t : mine) {
+    t->discard_if_unused(name, [this, t](bool discarded) {
+      if (!discarded) return;
+      std::lock_guard lock(mutex_);
+      auto it = tables_.find({t->game_name(), t->number()});
+      if (it != tables_.end() && it->second == t) tables_.erase(it);
+    });
+  }
+}
+
+void Lobby::discard_abandoned_guest_tables() {
+  std::set<std::string> guests;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [key, t] : tables_) {
+      const std::string lower = to_lower(t->creator());
+      if (starts_with(lower, "guest") && !online_.count(lower)) guests.insert(t->creator());
+    }
+  }
+  for (const auto& g : guests) guest_left(g);
 }
 
 void Lobby::cmd_logout(Ctx& ctx) {
@@ -448,14 +434,52 @@ void Lobby::cmd_logout(Ctx& ctx) {
   ctx.reply(ok_event("Logged out."));
 }
 
+void Lobby::cmd_limit(Ctx& ctx, const Command& c) {
+  if (ctx.client->user.empty()) throw CommandError("log in first");
+  if (ctx.client->guest) {
+    throw CommandError("guests cannot limit challenges; register an account");
+  }
+  auto describe = [](int limit) -> std::string {
+    if (limit == store::kAcceptAllChallenges) return "You accept all challenges.";
+    if (limit == 0) return "You accept no challenges.";
+    return "You accept at most " + count_of(limit, "open board") + " started by others.";
+  };
+  const std::string user = ctx.client->user;
+  if (c.args.empty()) {
+    ctx.reply(
+        ok_event(describe(accounts_.challenge_limit(user).value_or(store::kAcceptAllChallenges))));
+    return;
+  }
+  const std::string word = to_lower(c.args[0]);
+  int limit = 0;
+  if (word == "accept") {
+    limit = store::kAcceptAllChallenges;
+  } else if (word == "reject") {
+    limit = 0;
+  } else {
+    limit = std::stoi(word);  // the parser let through digits only (at most 9)
+    if (limit > kMaxChallengeLimit) {
+      throw CommandError("limit N: N is at most " + std::to_string(kMaxChallengeLimit) +
+                         "; limit accept takes every challenge");
+    }
+  }
+  ctx.deferred = true;
+  accounts_.set_challenge_limit(
+      user, limit,
+      [client = ctx.client, done = ctx.done, text = describe(limit)](std::string error) {
+        client->send(error.empty() ? ok_event(text) : error_event(error), true);
+        if (done) done();
+      });
+}
+
 void Lobby::cmd_who(Ctx& ctx) {
   std::vector<std::string> names;
   {
     std::lock_guard lock(mutex_);
-    for (const auto& [key, clients] : online_) {
-      for (const auto& w : clients) {
-        if (auto c = w.lock()) {
-          names.push_back(c->user);
+    for (const auto& [key, entry] : online_) {
+      for (const auto& w : entry.clients) {
+        if (!w.expired()) {
+          names.push_back(entry.name);
           break;
         }
       }
@@ -654,6 +678,7 @@ void Lobby::cmd_open(Ctx& ctx, const Command& c) {
   std::shared_ptr<Table> table;
   {
     std::lock_guard lock(mutex_);
+    check_table_quota(tables_, ctx.client->user, ctx.client->guest, limits_);
     table = add_table_locked(game, ctx.client->user, {}, clock);
   }
   ctx.client->current = table;
@@ -693,17 +718,11 @@ void Lobby::cmd_challenge(Ctx& ctx, const Command& c) {
       seats.push_back({"cpu", level});
       continue;
     }
-    std::string canonical;
-    {
+    std::string canonical = accounts_.canonical(lower);
+    if (canonical.empty()) {
       std::lock_guard lock(mutex_);
-      auto it = accounts_.find(lower);
-      if (it != accounts_.end()) {
-        canonical = it->second.name;
-      } else if (online_.count(lower)) {
-        for (const auto& w : online_[lower]) {
-          if (auto cl = w.lock()) canonical = cl->user;
-        }
-      }
+      auto it = online_.find(lower);
+      if (it != online_.end()) canonical = it->second.name;  // a guest
     }
     if (canonical.empty()) throw CommandError("no user named '" + who.substr(0, 30) + "'");
     for (const auto& s : seats) {
@@ -717,7 +736,15 @@ void Lobby::cmd_challenge(Ctx& ctx, const Command& c) {
   if (!me) throw CommandError("you must be one of the players of your challenge");
   std::shared_ptr<Table> table;
   {
+    // The checks and the new table in one step: two challenges at once cannot both slip in.
     std::lock_guard lock(mutex_);
+    check_table_quota(tables_, ctx.client->user, ctx.client->guest, limits_);
+    for (const auto& s : seats) {
+      if (s.kind != "user" || to_lower(s.name) == to_lower(ctx.client->user)) continue;
+      if (auto limit = accounts_.challenge_limit(s.name)) {
+        check_challenge_accepted(tables_, s.name, *limit);
+      }
+    }
     table = add_table_locked(game, ctx.client->user, seats, clock);
   }
   ctx.client->current = table;

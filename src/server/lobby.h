@@ -12,11 +12,15 @@
 #include <string_view>
 #include <vector>
 
+#include "server/accounts.h"
 #include "server/asio.h"
 #include "server/client.h"
 #include "server/command.h"
 #include "server/glicko2.h"
+#include "server/guest_names.h"
+#include "server/limits.h"
 #include "server/table.h"
+#include "server/table_quota.h"
 #include "store/store.h"
 
 namespace plateau::server {
@@ -38,7 +42,10 @@ struct LobbyStats {
 
 class Lobby {
  public:
-  Lobby(boost::asio::io_context& io, store::Store& store, boost::asio::thread_pool& workers);
+  // `workers` run the CPU players; `hashing` (a separate, small pool) the password hashes, so
+  // that logins can never starve bots. `limits` as parsed from `plateau serve`'s flags.
+  Lobby(boost::asio::io_context& io, store::Store& store, boost::asio::thread_pool& workers,
+        boost::asio::thread_pool& hashing, const LobbyLimits& limits);
 
   // Reads the store and rebuilds every table (with moves, clocks, queued moves, chat), then
   // re-arms clocks and CPU players; running clocks are not charged for the time the server was
@@ -51,6 +58,9 @@ class Lobby {
   // Removes `table` (numbered `number` in `game`) from the index if it is still the one there:
   // a new table whose first write failed never existed. Thread-safe.
   void forget_table(const std::string& game, int number, const Table* table);
+  // After restore(): deletes the set-up tables of guests (nobody is online yet, and a guest name
+  // never comes back) that no other user sits at, as when their guest disconnects.
+  void discard_abandoned_guest_tables();
   // Stops table timers (shutdown).
   void stop();
 
@@ -104,6 +114,17 @@ class Lobby {
   void cmd_open(Ctx& ctx, const Command& c);
   void cmd_table(Ctx& ctx, const Command& c);
   void cmd_challenge(Ctx& ctx, const Command& c);
+  void cmd_limit(Ctx& ctx, const Command& c);
+  // The callback that ends a register/login/guest command: on the client's strand, sets the
+  // identity (unless the client is gone), logs `what` ("login", ...) and answers with `text`
+  // ("{}" = the name), or answers the error.
+  std::function<void(std::string, std::string)> finish_login(const Ctx& ctx, bool guest,
+                                                             std::string what, std::string text);
+  // Takes `client` off the online list (mutex_ held); returns its name if it was a guest's last
+  // connection, else "".
+  std::string go_offline_locked(const std::shared_ptr<Client>& client);
+  // A guest left (disconnected or logged in as someone else): its unused set-up tables go.
+  void guest_left(const std::string& name);
   void to_table(Ctx& ctx, Command& c);
   void set_user(const std::shared_ptr<Client>& client, const std::string& user, bool guest);
   std::shared_ptr<Table> resolve_board(const Ctx& ctx, const Command& c) const;
@@ -113,12 +134,21 @@ class Lobby {
   boost::asio::io_context& io_;
   store::Store& store_;
   boost::asio::thread_pool& workers_;
+  const LobbyLimits limits_;
+  Accounts accounts_;
+  GuestNames guests_;
+
+  // Who is online: the name as logged in (so that nobody reads another client's `user`) and
+  // that user's connections. An entry goes with its last connection.
+  struct Online {
+    std::string name;
+    std::vector<std::weak_ptr<Client>> clients;
+  };
 
   mutable std::mutex mutex_;
-  std::map<std::string, store::AccountRow> accounts_;                        // key: lower-case name
   std::map<std::pair<std::string, std::string>, store::RatingRow> ratings_;  // (game, lower name)
-  std::map<std::string, std::vector<std::weak_ptr<Client>>> online_;         // lower-case name
-  std::map<std::pair<std::string, int>, std::shared_ptr<Table>> tables_;
+  std::map<std::string, Online> online_;                                     // lower-case name
+  TableIndex tables_;
   std::map<std::string, int> next_number_;  // per game
   std::int64_t next_table_id_ = 1;
   int next_guest_ = 1;

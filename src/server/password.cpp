@@ -4,6 +4,8 @@
 
 #include <stdexcept>
 
+#include "server/limits.h"
+
 namespace plateau::server {
 
 namespace {
@@ -24,6 +26,18 @@ std::string hash_password(std::string_view password) {
     throw std::runtime_error("out of memory while hashing a password");
   }
   return out;
+}
+
+std::string password_policy_error(std::string_view password) {
+  std::size_t chars = 0;
+  for (char c : password) {
+    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++chars;  // not a continuation byte
+  }
+  if (chars < kMinPasswordLength || chars > kMaxPasswordLength) {
+    return "a password has " + std::to_string(kMinPasswordLength) + " to " +
+           std::to_string(kMaxPasswordLength) + " characters";
+  }
+  return "";
 }
 
 bool verify_password(std::string_view password, const std::string& encoded) {

@@ -219,8 +219,12 @@ int run_server(const ServerOptions& options) {
 
   boost::asio::io_context io(options.io_threads);
   boost::asio::thread_pool workers(static_cast<std::size_t>(std::max(1, options.worker_threads)));
-  Lobby lobby(io, store, workers);
+  // Password hashing has its own threads: guessing must never starve the CPU players.
+  boost::asio::thread_pool hashing(
+      static_cast<std::size_t>(std::max(1, options.lobby_limits.hash_threads)));
+  Lobby lobby(io, store, workers, hashing, options.lobby_limits);
   lobby.restore();
+  lobby.discard_abandoned_guest_tables();
 
   auto http_settings = std::make_shared<HttpSettings>();
   http_settings->web_dir = options.web_dir;
@@ -295,6 +299,7 @@ int run_server(const ServerOptions& options) {
   io.run();
   for (auto& t : threads) t.join();
   workers.join();
+  hashing.join();
   store.flush();
   spdlog::info("stopped");
   return 0;

@@ -31,7 +31,7 @@ struct ServerOptions {
   std::uint16_t biloba_port = 8000;
   std::string biloba_log;  // the legacy server's protocol log, as biloba-server's LOGFILE ("" = none)
   int io_threads = 2;
-  int worker_threads = 2;  // CPU players and password hashing
+  int worker_threads = 2;  // CPU players (passwords: lobby_limits.hash_threads)
   SessionLimits limits;
   LobbyLimits lobby_limits;
 };

@@ -69,6 +69,10 @@ void Session::close() {
   });
 }
 
+void Session::on_strand(std::function<void()> fn) {
+  boost::asio::post(strand_, [self = shared_from_this(), fn = std::move(fn)] { fn(); });
+}
+
 bool Session::take_token() {
   const auto now = std::chrono::steady_clock::now();
   const double elapsed = std::chrono::duration<double>(now - last_refill_).count();

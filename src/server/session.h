@@ -26,6 +26,7 @@ class Session : public Client {
   void close() override;
   // Keeps `slot` (the connection's place in the ConnectionLimit) until the session ends.
   void hold(std::shared_ptr<const void> slot) { slot_ = std::move(slot); }
+  void on_strand(std::function<void()> fn) override;
 
  protected:
   Session(Lobby& lobby, boost::asio::any_io_executor strand, SessionLimits limits);

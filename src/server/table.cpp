@@ -663,6 +663,7 @@ void Table::require_playing() const {
 // Commands
 
 void Table::on_command(Tx& tx, const Command& c) {
+  if (discarded_) throw CommandError("no " + game_name_ + " board " + std::to_string(number_));
   require_reachable(tx, c);
   run_command(tx, c);
   drop_unreachable_watchers();

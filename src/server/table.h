@@ -77,6 +77,8 @@ class Table : public std::enable_shared_from_this<Table> {
         const std::vector<store::ChatRow>& chat);
 
   std::int64_t id() const { return id_; }
+  // Who opened the table (or issued the challenge); fixed at construction, so thread-safe.
+  const std::string& creator() const { return creator_; }
   const std::string& game_name() const { return game_name_; }
   int number() const { return number_; }
 
@@ -106,6 +108,11 @@ class Table : public std::enable_shared_from_this<Table> {
   void fetch_record(std::function<void(std::string)> reply);
   // Thread-safe listing data.
   TableSummary summary() const;
+  // On the strand (table_discard.cpp): if the table is still in set-up and no user other than
+  // `owner` holds a seat, deletes it from the store, tells whoever is there, and refuses every
+  // later command as if it did not exist; then `done(true)` once the deletion is durable.
+  // Otherwise changes nothing and calls `done(false)`. For the tables of a guest who left.
+  void discard_if_unused(const std::string& owner, std::function<void(bool)> done);
 
  private:
   struct Played {
@@ -336,6 +343,7 @@ class Table : public std::enable_shared_from_this<Table> {
   std::deque<Job> waiting_;
   bool thinking_ = false;
   bool stopped_ = false;
+  bool discarded_ = false;  // deleted by discard_if_unused(): answers as if it did not exist
   std::vector<std::shared_ptr<Bot>> bots_;  // by table seat
   mutable std::mutex summary_mutex_;
   TableSummary summary_;

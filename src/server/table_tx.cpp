@@ -191,6 +191,7 @@ void Table::committed(Tx& tx, Done done, std::exception_ptr error) {
 }
 
 void Table::deliver(Tx& tx) {
+  refresh_summary();  // listings and table caps agree with what the players are about to hear
   // A connection that cannot take an event (its rendering throws) misses that event; the
   // others still get it, and the table goes on.
   auto send = [&](const std::shared_ptr<Client>& c, const Event& e, bool reply) {

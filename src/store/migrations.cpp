@@ -54,6 +54,19 @@ CREATE TABLE server_state (
   value INTEGER NOT NULL
 );
 )sql",
+      // 3: named counters that must never go back, e.g. the guest numbers already handed out
+      // (guestN is never issued twice, even after a restart).
+      R"sql(
+CREATE TABLE counters (
+  name TEXT PRIMARY KEY,
+  value INTEGER NOT NULL
+);
+)sql",
+      // 4: the challenges an account accepts (`limit`): -1 all, 0 none, N at most N open boards
+      // started by others.
+      R"sql(
+ALTER TABLE accounts ADD COLUMN challenge_limit INTEGER NOT NULL DEFAULT -1;
+)sql",
   };
   return kMigrations;
 }

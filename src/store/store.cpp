@@ -14,11 +14,12 @@ namespace plateau::store {
 void Batch::put_account(const AccountRow& row) {
   ops_.push_back([row](SQLite::Database& db) {
     SQLite::Statement q(db,
-                        "INSERT OR REPLACE INTO accounts(name, password_hash, created_ms) "
-                        "VALUES (?, ?, ?)");
+                        "INSERT OR REPLACE INTO accounts(name, password_hash, created_ms, "
+                        "challenge_limit) VALUES (?, ?, ?, ?)");
     q.bind(1, row.name);
     q.bind(2, row.password_hash);
     q.bind(3, static_cast<int64_t>(row.created_ms));
+    q.bind(4, row.challenge_limit);
     q.exec();
   });
 }
@@ -88,6 +89,29 @@ void Batch::add_chat(const ChatRow& row) {
   });
 }
 
+void Batch::put_counter(const std::string& name, std::int64_t value) {
+  ops_.push_back([name, value](SQLite::Database& db) {
+    SQLite::Statement q(db,
+                        "INSERT INTO counters(name, value) VALUES (?, ?) "
+                        "ON CONFLICT(name) DO UPDATE SET value = max(value, excluded.value)");
+    q.bind(1, name);
+    q.bind(2, static_cast<int64_t>(value));
+    q.exec();
+  });
+}
+
+void Batch::delete_table(std::int64_t table_id) {
+  ops_.push_back([table_id](SQLite::Database& db) {
+    for (const char* sql :
+         {"DELETE FROM chat WHERE table_id = ?", "DELETE FROM moves WHERE table_id = ?",
+          "DELETE FROM tables WHERE id = ?"}) {
+      SQLite::Statement q(db, sql);
+      q.bind(1, static_cast<int64_t>(table_id));
+      q.exec();
+    }
+  });
+}
+
 void Batch::apply(SQLite::Database& db) const {
   for (const auto& op : ops_) op(db);
 }
@@ -151,10 +175,18 @@ Snapshot Store::load() {
   Snapshot snap;
   SQLite::Transaction tx(*db_);
   {
-    SQLite::Statement q(*db_, "SELECT name, password_hash, created_ms FROM accounts ORDER BY name");
+    SQLite::Statement q(
+        *db_,
+        "SELECT name, password_hash, created_ms, challenge_limit FROM accounts ORDER BY name");
     while (q.executeStep()) {
-      snap.accounts.push_back(
-          {q.getColumn(0).getString(), q.getColumn(1).getString(), q.getColumn(2).getInt64()});
+      snap.accounts.push_back({q.getColumn(0).getString(), q.getColumn(1).getString(),
+                               q.getColumn(2).getInt64(), q.getColumn(3).getInt()});
+    }
+  }
+  {
+    SQLite::Statement q(*db_, "SELECT name, value FROM counters");
+    while (q.executeStep()) {
+      snap.counters[q.getColumn(0).getString()] = q.getColumn(1).getInt64();
     }
   }
   {

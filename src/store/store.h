@@ -48,6 +48,10 @@ class Batch {
   // Deletes the moves of `table_id` with ply >= `from_ply` (undo).
   void delete_moves_from(std::int64_t table_id, int from_ply);
   void add_chat(const ChatRow& row);
+  // Raises counter `name` to `value` (a counter never goes down: a lower value is ignored).
+  void put_counter(const std::string& name, std::int64_t value);
+  // Deletes the table `table_id` with its moves and chat (a table nobody will ever use).
+  void delete_table(std::int64_t table_id);
 
   // Registers `undo`, which reverts an in-memory change made along with this batch (a rating in
   // the lobby's cache). The store never runs it: the submitter takes them (take_rollbacks) and

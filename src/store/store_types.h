@@ -12,7 +12,12 @@ struct AccountRow {
   std::string name;           // unique, case-insensitive
   std::string password_hash;  // libsodium Argon2id string (crypto_pwhash_str)
   std::int64_t created_ms = 0;
+  // Challenges the account accepts (the `limit` command): kAcceptAllChallenges, 0 (none), or at
+  // most N open boards started by others.
+  int challenge_limit = -1;
 };
+
+inline constexpr int kAcceptAllChallenges = -1;
 
 // Glicko-2 rating of one player (account name or "cpu:LEVEL") in one game.
 struct RatingRow {
@@ -61,6 +66,7 @@ struct Snapshot {
   // When the server that wrote this store was last known alive (wall clock, ms since the epoch):
   // its last commit, heartbeat or clean shutdown. 0 if unknown (a store from before it was kept).
   std::int64_t alive_ms = 0;
+  std::map<std::string, std::int64_t> counters;        // name -> value (e.g. "guest")
 };
 
 }  // namespace plateau::store

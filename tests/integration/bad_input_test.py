@@ -17,7 +17,7 @@ def test_bad_input_changes_nothing():
     server = Server(BINARY, extra=["--rate", "20"]).start()
     try:
         alice = server.text("alice", "pw-alice", register=True)
-        bob = server.text("bob", "pw-bob", register=True)
+        bob = server.text("bob", "pw-bobby", register=True)
         mallory = server.text("mallory", "pw-mallory", register=True)
         alice.send("bohnduell challenge alice bob")
         alice.expect(r"^New BohnDuell Board 101$")

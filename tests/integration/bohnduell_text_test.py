@@ -12,7 +12,7 @@ def test_challenge_to_the_end():
     server = Server(BINARY, extra=["--rate", "1000"]).start()
     try:
         alice = server.text("alice", "pw-alice", register=True)
-        bob = server.text("bob", "pw-bob", register=True)
+        bob = server.text("bob", "pw-bobby", register=True)
         alice.send("bohnduell challenge -supply=6 alice bob")
         alice.expect(r"^New BohnDuell Board 101$")
         alice.expect(r"^Please start the game, alice\.$")
@@ -53,7 +53,7 @@ def test_table_join_start_to_the_end():
     server = Server(BINARY, extra=["--rate", "1000"]).start()
     try:
         carol = server.text("carol", "pw-carol", register=True)
-        dave = server.text("dave", "pw-dave", register=True)
+        dave = server.text("dave", "pw-david", register=True)
         eve = server.text()
         eve.send("guest")
         eve.expect(r"^Hello, guest1 \(guest")
@@ -110,7 +110,7 @@ def test_decline_draw_undo_queued_resign_and_clock():
     server = Server(BINARY, extra=["--rate", "1000"]).start()
     try:
         alice = server.text("alice", "pw-alice", register=True)
-        bob = server.text("bob", "pw-bob", register=True)
+        bob = server.text("bob", "pw-bobby", register=True)
         # Resigning before both players have moved declines the challenge.
         alice.send("bohnduell challenge alice bob")
         alice.expect(r"^New BohnDuell Board 101$")

@@ -38,7 +38,7 @@ def test_phutball_challenges():
     server = Server(BINARY, extra=["--rate", "1000"]).start()
     try:
         alice = server.text("alice", "pw-alice", register=True)
-        bob = server.text("bob", "pw-bob", register=True)
+        bob = server.text("bob", "pw-bobby", register=True)
         # TV-05: the help page's sample game, and its golden page.
         alice.send("phutball challenge alice bob")
         alice.expect(r"^New Phutball Board 101$")

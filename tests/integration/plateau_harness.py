@@ -110,8 +110,11 @@ class Server:
                     return int(line.split()[1])
         raise AssertionError("no VmRSS")
 
-    def text(self, name=None, password=None, register=False):
-        c = TextClient(self.text_port)
+    def text(self, name=None, password=None, register=False, source=None, timeout=10):
+        """A text client, logged in if `name` is given. `source`: the local address to connect
+        from (any of 127.0.0.0/8 on Linux), to be a different client address on loopback;
+        `timeout`: seconds of silence after which the client takes the connection as closed."""
+        c = TextClient(self.text_port, source, timeout)
         c.expect(r"Welcome to Plateau")
         if name:
             c.send(("register " if register else "login ") + f"{name} {password}")
@@ -175,8 +178,9 @@ class HandshakeRefused(AssertionError):
 
 
 class TextClient:
-    def __init__(self, port):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    def __init__(self, port, source=None, timeout=10):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout,
+                                             source_address=(source, 0) if source else None)
         self.buf = ""
         self.pos = 0
         self.closed = False
@@ -242,6 +246,12 @@ class TextClient:
         return self.closed
 
     def close(self):
+        # shutdown first: a bare close() while the reader thread is in recv() would leave the
+        # connection open until that recv() returns.
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         try:
             self.sock.close()
         except OSError:

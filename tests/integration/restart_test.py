@@ -19,7 +19,7 @@ def test_sigkill_mid_game():
     server = Server(BINARY, extra=["--rate", "1000"]).start()
     try:
         alice = server.text("alice", "pw-alice", register=True)
-        bob = server.text("bob", "pw-bob", register=True)
+        bob = server.text("bob", "pw-bobby", register=True)
         alice.send("bohnduell challenge -supply=8 -clock=fischer:600+5 alice bob")
         alice.expect(r"^New BohnDuell Board 101$")
         alice.send("/say before the crash")
@@ -58,7 +58,7 @@ def test_sigkill_mid_game():
         # Either nothing more, or the in-flight move followed by the queued reply: never a duplicate.
         assert extra in ([], [label(turn) + "S4", label(other) + "S4"]), extra
         alice = server.text("alice", "pw-alice")
-        bob = server.text("bob", "pw-bob")
+        bob = server.text("bob", "pw-bobby")
         alice.send("/info 101")
         alice.expect(r"^bohnduell 101 \(playing\): .*supply=8.*; clock fischer:600\+5; rated$")
         if extra:

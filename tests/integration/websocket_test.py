@@ -159,7 +159,7 @@ def test_websocket_spectators_and_clocks():
         assert replies[0]["spectators"] == ["alice"] and replies[0]["clock"] == "fischer:300+5", replies
         bob = server.ws()
         assert bob.recv()["type"] == "welcome"
-        bob.command("register bob pw-bob")
+        bob.command("register bob pw-bobby")
         replies, _ = alice.command("/join 1")
         assert replies[0]["spectators"] == [], replies
         replies, _ = bob.command("/table bohnduell 101")

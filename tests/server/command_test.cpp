@@ -96,6 +96,19 @@ TEST(CommandParser, GeneralCommands) {
   EXPECT_EQ(parse("register alice pw").args, (Args{"alice", "pw"}));
 }
 
+TEST(CommandParser, LimitTakesNothingANumberAcceptOrReject) {
+  EXPECT_EQ(parse("limit").verb, Verb::kLimit);
+  EXPECT_TRUE(parse("limit").args.empty());
+  EXPECT_EQ(parse("/LIMIT Reject").args, (Args{"Reject"}));
+  EXPECT_EQ(parse("limit accept").args, (Args{"accept"}));
+  EXPECT_EQ(parse("limit 3").args, (Args{"3"}));
+  EXPECT_EQ(error_of("limit maybe"), "usage: limit [N|accept|reject]");
+  EXPECT_EQ(error_of("limit -1"), "usage: limit [N|accept|reject]");
+  EXPECT_EQ(error_of("limit -x=1"), "limit takes no -name=value parameters");
+  EXPECT_EQ(error_of("limit 1 2"), "usage: limit [N|accept|reject]");
+  EXPECT_EQ(error_of("limit 1234567890"), "usage: limit [N|accept|reject]");
+}
+
 TEST(CommandParser, ErrorsNameTheProblem) {
   EXPECT_EQ(error_of(std::string(4097, 'a')), "line too long: 4097 bytes, at most 4096");
   EXPECT_EQ(error_of("who\x01"), "control character 1 in the line");

@@ -225,6 +225,75 @@ TEST_F(StoreTest, AForeignKeyFailureFailsItsBatchAndTheWriterGoesOn) {
   EXPECT_EQ(write(store, std::move(last)), "");
 }
 
+TEST_F(StoreTest, CountersOnlyGoUpAndSurviveReopening) {
+  {
+    Store store(path_);
+    EXPECT_TRUE(store.load().counters.empty());
+    Batch b;
+    b.put_counter("guest", 65);
+    EXPECT_EQ(write(store, std::move(b)), "");
+    Batch lower;
+    lower.put_counter("guest", 12);  // a late, smaller value never takes a counter back
+    EXPECT_EQ(write(store, std::move(lower)), "");
+  }
+  Store store(path_);
+  EXPECT_EQ(store.load().counters, (std::map<std::string, std::int64_t>{{"guest", 65}}));
+}
+
+TEST_F(StoreTest, TheChallengeLimitIsKeptWithTheAccount) {
+  {
+    Store store(path_);
+    store.load();
+    Batch b;
+    b.put_account({"alice", "$argon2id$x", 1000, 0});
+    b.put_account({"bob", "$argon2id$y", 1000, 3});
+    b.put_account({"carol", "$argon2id$z", 1000});
+    EXPECT_EQ(write(store, std::move(b)), "");
+  }
+  Store store(path_);
+  Snapshot snap = store.load();
+  ASSERT_EQ(snap.accounts.size(), 3u);
+  EXPECT_EQ(snap.accounts[0].challenge_limit, 0);
+  EXPECT_EQ(snap.accounts[1].challenge_limit, 3);
+  EXPECT_EQ(snap.accounts[2].challenge_limit, kAcceptAllChallenges);
+}
+
+TEST_F(StoreTest, AVersion1DatabaseIsMigratedAndKeepsItsAccounts) {
+  {
+    SQLite::Database db(path_.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
+    db.exec(migrations()[0]);
+    db.exec("INSERT INTO accounts VALUES ('alice', '$argon2id$x', 5)");
+    db.exec("PRAGMA user_version = 1");
+  }
+  Store store(path_);
+  EXPECT_EQ(store.schema_version(), static_cast<int>(migrations().size()));
+  Snapshot snap = store.load();
+  ASSERT_EQ(snap.accounts.size(), 1u);
+  EXPECT_EQ(snap.accounts[0].name, "alice");
+  EXPECT_EQ(snap.accounts[0].challenge_limit, kAcceptAllChallenges);
+}
+
+TEST_F(StoreTest, DeleteTableRemovesItsMovesAndChat) {
+  Store store(path_);
+  store.load();
+  Batch b;
+  b.put_table({1, "bohnduell", 101, "{}", 1});
+  b.put_table({2, "bohnduell", 102, "{}", 1});
+  b.add_move({1, 1, "S4", 0, false, 2});
+  b.add_chat({1, 3, "guest1", "hi"});
+  b.add_chat({2, 3, "guest2", "kept"});
+  EXPECT_EQ(write(store, std::move(b)), "");
+  Batch del;
+  del.delete_table(1);
+  EXPECT_EQ(write(store, std::move(del)), "");
+  Snapshot snap = store.load();
+  ASSERT_EQ(snap.tables.size(), 1u);
+  EXPECT_EQ(snap.tables[0].id, 2);
+  EXPECT_TRUE(snap.moves.empty());
+  ASSERT_EQ(snap.chat.size(), 1u);
+  EXPECT_EQ(snap.chat[2][0].text, "kept");
+}
+
 TEST_F(StoreTest, RefusesADatabaseFromTheFuture) {
   {
     SQLite::Database db(path_.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);

@@ -1,0 +1,198 @@
+#include "server/accounts.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+
+#include "core/text.h"
+#include "server/command.h"
+#include "server/password.h"
+
+namespace plateau::server {
+
+namespace {
+
+std::int64_t wall_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+const char* const kBusy = "server busy: too many logins waiting; try again in a few seconds";
+
+}  // namespace
+
+bool valid_user_name(std::string_view name) {
+  if (name.size() < 2 || name.size() > 20) return false;
+  if (!std::isalpha(static_cast<unsigned char>(name[0]))) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+  });
+}
+
+bool reserved_name(const std::string& lower) {
+  return starts_with(lower, "guest") || starts_with(lower, "cpu") || lower == "server" ||
+         lower == "admin";
+}
+
+Accounts::Accounts(store::Store& store, boost::asio::thread_pool& hashing,
+                   const LobbyLimits& limits)
+    : store_(store),
+      hashing_(hashing),
+      max_waiting_(std::max<std::size_t>(limits.max_waiting_hashes, 1)),
+      throttle_(limits.login_backoff_base, limits.login_backoff_max,
+                limits.login_throttle_entries) {}
+
+void Accounts::restore(const std::vector<store::AccountRow>& rows) {
+  std::lock_guard lock(mutex_);
+  for (const auto& a : rows) accounts_[to_lower(a.name)] = a;
+}
+
+std::string Accounts::canonical(const std::string& name) const {
+  std::lock_guard lock(mutex_);
+  auto it = accounts_.find(to_lower(name));
+  return it == accounts_.end() ? std::string() : it->second.name;
+}
+
+std::size_t Accounts::size() const {
+  std::lock_guard lock(mutex_);
+  return accounts_.size();
+}
+
+std::optional<int> Accounts::challenge_limit(const std::string& name) const {
+  std::lock_guard lock(mutex_);
+  auto it = accounts_.find(to_lower(name));
+  if (it == accounts_.end()) return std::nullopt;
+  return it->second.challenge_limit;
+}
+
+bool Accounts::post_hash(std::function<void()> job) {
+  // Counted from the post until the hash is done: the queue and the one being computed.
+  if (waiting_.fetch_add(1) >= max_waiting_) {
+    waiting_.fetch_sub(1);
+    return false;
+  }
+  boost::asio::post(hashing_, [this, job = std::move(job)] {
+    try {
+      job();
+    } catch (const std::exception& e) {
+      spdlog::error("accounts: {}", e.what());
+    }
+    waiting_.fetch_sub(1);
+  });
+  return true;
+}
+
+void Accounts::register_account(const std::string& name, const std::string& password, Done done) {
+  if (!valid_user_name(name)) {
+    throw CommandError("bad user name '" + name.substr(0, 30) +
+                       "': 2-20 letters, digits, '_' or '-', starting with a letter");
+  }
+  if (reserved_name(to_lower(name))) throw CommandError("the name '" + name + "' is reserved");
+  if (std::string why = password_policy_error(password); !why.empty()) throw CommandError(why);
+  if (exists(name)) throw CommandError("the name " + name + " is taken");
+  const bool posted = post_hash([this, name, password, done] {
+    store::AccountRow row{name, "", wall_ms()};
+    try {
+      row.password_hash = hash_password(password);
+    } catch (const std::exception& e) {
+      spdlog::error("accounts: hashing for {} failed: {}", name, e.what());
+      return done("", kBusy);
+    }
+    {
+      std::lock_guard lock(mutex_);
+      if (accounts_.count(to_lower(name))) return done("", "the name " + name + " is taken");
+      accounts_[to_lower(name)] = row;  // reserve the name now; durable below before we answer
+    }
+    store::Batch batch;
+    batch.put_account(row);
+    store_.submit(std::move(batch), [this, done, name](std::exception_ptr error) {
+      if (error) {
+        {
+          std::lock_guard lock(mutex_);
+          accounts_.erase(to_lower(name));
+        }
+        return done("", "could not store the account");
+      }
+      done(name, "");
+    });
+  });
+  if (!posted) done("", kBusy);
+}
+
+std::string Accounts::refusal_text(const std::string& name, const LoginThrottle::Refusal& r) {
+  // Whole seconds, rounded up: "try again in 1 s" is never too early.
+  const auto seconds = std::max<std::int64_t>(1, (r.wait.count() + 999) / 1000);
+  return std::string("too many failed logins ") +
+         (r.by_account ? "for " + name.substr(0, 30) : std::string("from your address")) +
+         "; try again in " + std::to_string(seconds) + " s";
+}
+
+void Accounts::login(const std::string& name, const std::string& password,
+                     const std::string& address, Done done) {
+  using Clock = LoginThrottle::Clock;
+  if (auto refusal = throttle_.begin(name, address, Clock::now())) {
+    return done("", refusal_text(name, *refusal));
+  }
+  std::string hash;
+  std::string canonical;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = accounts_.find(to_lower(name));
+    if (it != accounts_.end()) {
+      hash = it->second.password_hash;
+      canonical = it->second.name;
+    }
+  }
+  const bool posted = post_hash([this, name, address, password, hash, canonical, done] {
+    // Verify even for unknown names so that timing does not reveal which names exist.
+    static const std::string kDummy = hash_password("not a password");
+    bool ok = false;
+    try {
+      ok = verify_password(password, hash.empty() ? kDummy : hash) && !hash.empty();
+    } catch (...) {
+      throttle_.end(name, address, LoginThrottle::Outcome::kCancelled, Clock::now());
+      return done("", kBusy);
+    }
+    throttle_.end(name, address,
+                  ok ? LoginThrottle::Outcome::kSuccess : LoginThrottle::Outcome::kFailure,
+                  Clock::now());
+    if (!ok) return done("", "wrong name or password");
+    done(canonical, "");
+  });
+  if (!posted) {
+    throttle_.end(name, address, LoginThrottle::Outcome::kCancelled, Clock::now());
+    done("", kBusy);
+  }
+}
+
+void Accounts::set_challenge_limit(const std::string& name, int limit,
+                                   std::function<void(std::string error)> done) {
+  store::AccountRow row;
+  int before = 0;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = accounts_.find(to_lower(name));
+    if (it == accounts_.end()) throw CommandError("no account named " + name.substr(0, 30));
+    before = it->second.challenge_limit;
+    it->second.challenge_limit = limit;  // in force at once; undone below if the store fails
+    row = it->second;
+  }
+  store::Batch batch;
+  batch.put_account(row);
+  store_.submit(std::move(batch), [this, name, before, done](std::exception_ptr error) {
+    if (error) {
+      {
+        std::lock_guard lock(mutex_);
+        auto it = accounts_.find(to_lower(name));
+        if (it != accounts_.end()) it->second.challenge_limit = before;
+      }
+      return done("could not store the setting; it is unchanged");
+    }
+    done("");
+  });
+}
+
+}  // namespace plateau::server
