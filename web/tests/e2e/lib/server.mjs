@@ -41,6 +41,9 @@ export class PlateauServer {
       // No Biloba 0.9.3 server unless asked: its UDP 8001 announcements would reach the interop
       // tests (their clients look for Debian's biloba-server).
       '--biloba-port', String(this.bilobaPort), '--rate', '1000', '--log-level', 'info',
+      // Every browser of every scenario comes from 127.0.0.1 (Chromium keeps up to six
+      // connections per page): the per-address cap is for strangers, not for this one host.
+      '--max-connections-per-address', '1000',
     ], { stdio: ['ignore', log, log] });
     this.exited = new Promise((resolve) => this.proc.once('exit', (code, signal) => resolve({ code, signal })));
     const deadline = Date.now() + 20000;
