@@ -9,7 +9,8 @@ packages=(
   libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev zlib1g-dev
   libboost-dev libboost-system-dev
   libsqlite3-dev libsqlitecpp-dev libsodium-dev
-  python3 clang
+  python3
+  clang libclang-rt-14-dev  # the libFuzzer targets of tests/fuzz (clang's fuzzer runtime)
   biloba
   chromium
 )
