@@ -2,7 +2,8 @@
 #   make run    install, build (release), start the server (plateau serve; data in ./data)
 #   make test   install, build (release) and the browser client, run every test with ctest;
 #               then the same suite under AddressSanitizer + UBSan (preset asan; the tests
-#               labelled slow or web are left out there)
+#               labelled slow or web are left out there), with the libFuzzer targets of
+#               tests/fuzz (label fuzz, asan preset only: PLATEAU_FUZZ=ON)
 #   make bench  install, build (release), run the benchmarks
 PRESET ?= release
 JOBS ?= $(shell nproc)

@@ -10,7 +10,8 @@ packages=(
   libboost-dev libboost-system-dev
   libsqlite3-dev libsqlitecpp-dev libsodium-dev
   libssl-dev openssl
-  python3 clang
+  python3
+  clang libclang-rt-14-dev  # the libFuzzer targets of tests/fuzz (clang's fuzzer runtime)
   biloba
   chromium
 )

@@ -75,6 +75,12 @@ std::pair<std::string, std::string> parse_tag(std::string_view line, int line_no
       value += rest[++i];
     } else if (c == '"') {
       throw RecordError(line_no, "tag " + name + ": unescaped '\"' inside the value");
+    } else if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f) {
+      // A CR inside a line would reach players' screens (seat names) and could not be written
+      // back: write_record turns line ends into spaces.
+      throw RecordError(line_no, "tag " + name + ": control character " +
+                                     std::to_string(static_cast<unsigned char>(c)) +
+                                     " in the value");
     } else {
       value += c;
     }

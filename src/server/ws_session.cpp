@@ -2,9 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
-#include <nlohmann/json.hpp>
-
 #include "server/render.h"
+#include "server/ws_message.h"
 
 namespace plateau::server {
 
@@ -74,17 +73,13 @@ void BasicWsSession<Stream>::on_read(beast::error_code ec, std::size_t) {
     write_event(error_event("binary messages are not accepted; send text"), -1);
   } else if (!check_utf8(text, -1)) {
     // Checked before the JSON envelope, so that the error names the byte of the message.
-  } else if (!text.empty() && text.front() == '{') {
-    nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("cmd") || !j["cmd"].is_string()) {
-      write_event(error_event("bad JSON command: expected {\"cmd\": \"LINE\", \"id\": N}"), -1);
-    } else {
-      long long id = -1;
-      if (j.contains("id") && j["id"].is_number_integer()) id = j["id"].get<long long>();
-      on_input(j["cmd"].get<std::string>(), id);
-    }
   } else {
-    on_input(std::move(text));
+    WsRequest request = decode_ws_message(std::move(text));
+    if (!request.error.empty()) {
+      write_event(error_event(request.error), -1);
+    } else {
+      on_input(std::move(request.line), request.id);
+    }
   }
   if (!shut_) read();
 }

@@ -67,6 +67,18 @@ TEST(Record, ErrorsNameLineAndProblem) {
             "line 2: bad entry 'A:': expected SEAT:MOVE such as A:S4");
 }
 
+// Found by tests/fuzz (record): a CR inside a tag value was kept in the seat name, and the
+// record written back (CR as a space) named other seats. Input in tests/fuzz/corpus/record.
+TEST(Record, ControlCharacterInATagValueIsAnError) {
+  register_builtin_games();
+  EXPECT_EQ(error_of("[Game \"phutball\"]\n[Seats \"alice\r\r.,bob\"]\n1. E16\n"),
+            "line 2: tag Seats: control character 13 in the value");
+  EXPECT_EQ(error_of("[Game \"bohnduell\"]\n[Event \"a\x01\"]\n"),
+            "line 2: tag Event: control character 1 in the value");
+  EXPECT_EQ(parse_record("[Game \"bohnduell\"]\n[Seats \"al\tice,bob\"]\n").tag("Seats"),
+            "al\tice,bob");
+}
+
 TEST(Record, ResultTagMustMatchAFinishedGame) {
   register_builtin_games();
   const std::string moves = "A:S1 B:S1 A:H1 B:H1\n";
