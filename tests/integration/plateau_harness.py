@@ -177,6 +177,17 @@ class HandshakeRefused(AssertionError):
         self.status = int(head.split(b" ")[1]) if head.startswith(b"HTTP/") else None
 
 
+def answer(client, line):
+    """Everything the text port answers to `line` (up to the reply to a ping sent after it)."""
+    client.send("ping")
+    client.expect(r"^pong\n")  # what came before (login lines, notices) is not the answer
+    start = client.pos
+    client.send(line)
+    client.send("ping")
+    m = client.expect(r"^pong\n")
+    return client.buf[start:m.start()]
+
+
 class TextClient:
     def __init__(self, port, source=None, timeout=10):
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=timeout,

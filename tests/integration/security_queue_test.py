@@ -7,20 +7,9 @@ and resignation, telling their owners.
 Usage: security_queue_test.py PLATEAU_BINARY"""
 import sys
 
-from plateau_harness import Server, run_tests
+from plateau_harness import Server, answer, run_tests
 
 BINARY = sys.argv[1]
-
-
-def answer(client, line):
-    """Everything the text port answers to `line` (up to the reply to a ping sent after it)."""
-    client.send("ping")
-    client.expect(r"^pong\n")  # what came before (login lines, notices) is not the answer
-    start = client.pos
-    client.send(line)
-    client.send("ping")
-    m = client.expect(r"^pong\n")
-    return client.buf[start:m.start()]
 
 
 def opening(alice, bob, board):
