@@ -56,7 +56,7 @@ class ContainmentTest : public ::testing::Test {
             std::to_string(reinterpret_cast<std::uintptr_t>(this)));
     fs::create_directories(dir_);
     store_ = std::make_unique<store::Store>(dir_ / "plateau.db");
-    lobby_ = std::make_unique<Lobby>(io_, *store_, workers_);
+    lobby_ = std::make_unique<Lobby>(io_, *store_, workers_, hashing_, limits_);
     lobby_->restore();
     io_thread_ = std::thread([this] { io_.run(); });
     alice_ = std::make_shared<FakeClient>("alice");
@@ -78,6 +78,7 @@ class ContainmentTest : public ::testing::Test {
     io_.stop();
     io_thread_.join();
     workers_.join();
+    hashing_.join();
     lobby_.reset();
     store_.reset();
     fs::remove_all(dir_);
@@ -118,6 +119,8 @@ class ContainmentTest : public ::testing::Test {
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> guard_{
       io_.get_executor()};
   boost::asio::thread_pool workers_{1};
+  boost::asio::thread_pool hashing_{1};
+  LobbyLimits limits_;
   std::unique_ptr<store::Store> store_;
   std::unique_ptr<Lobby> lobby_;
   std::thread io_thread_;
