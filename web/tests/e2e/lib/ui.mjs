@@ -234,6 +234,8 @@ export async function probe(browser, base) {
       ws.send(JSON.stringify({ cmd, id }));
     });
   }), base.replace(/^http/, 'ws') + '/ws');
+  // A connection that does not log in is closed after --login-timeout (60 s): the probe is a guest.
+  await page.evaluate(() => window.ask('guest'));
   return {
     ask: (cmd) => page.evaluate((c) => window.ask(c), cmd),
     close: () => context.close(),
