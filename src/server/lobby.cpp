@@ -1,3 +1,5 @@
+// Over 600 lines: listings, table numbering, challenges and routing are still one service here;
+// accounts and logins moved to accounts.cpp / login_throttle.cpp, and issue 13 splits the rest.
 #include "server/lobby.h"
 
 #include <spdlog/spdlog.h>

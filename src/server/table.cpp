@@ -1,3 +1,7 @@
+// Over 600 lines: the table engine's command handlers, game flow and presentation still live
+// together here; issue 13 (server core) splits them into a typed table engine and renderers.
+// The strand plumbing (table_tx.cpp), restore (table_restore.cpp), access (table_access.cpp),
+// queues (table_queue.cpp) and guest clean-up (table_discard.cpp) are already out.
 #include "server/table.h"
 
 #include <spdlog/spdlog.h>

@@ -49,9 +49,7 @@ void relay(Connection& from, Connection& to, int seat, int x, int y) {
 
 TEST(LegacyLimits, Latin1NamesAreDecodedForTheLobbyAndKeptInTheDump) {
   LegacyServerOptions options = test_options();
-  const auto dump = std::filesystem::temp_directory_path() / "plateau-blb-latin1";
-  std::filesystem::remove_all(dump);
-  std::filesystem::create_directories(dump);
+  const auto dump = fresh_dump_dir("plateau-blb-latin1");
   options.dump_dir = dump.string();
   std::promise<FinishedLegacyGame> finished;
   options.on_finished = [&](const FinishedLegacyGame& g) { finished.set_value(g); };

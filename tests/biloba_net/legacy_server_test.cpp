@@ -17,9 +17,7 @@ using namespace std::chrono_literals;
 // The worked transcript of §11.6, byte for byte.
 TEST(LegacyServer, WorkedTranscriptTwoPlayers) {
   LegacyServerOptions options = test_options();
-  const auto dump = std::filesystem::temp_directory_path() / "plateau-blb-transcript";
-  std::filesystem::remove_all(dump);
-  std::filesystem::create_directories(dump);
+  const auto dump = fresh_dump_dir("plateau-blb-transcript");
   options.dump_dir = dump.string();
   std::promise<FinishedLegacyGame> finished;
   options.on_finished = [&](const FinishedLegacyGame& g) { finished.set_value(g); };

@@ -1,5 +1,6 @@
 #pragma once
 // Helpers for the Biloba network tests: message builders, exact-byte reads, golden games.
+#include <filesystem>
 #include <gtest/gtest.h>
 #include <zlib.h>
 
@@ -55,6 +56,15 @@ inline LegacyServerOptions test_options() {
 }
 
 // Waits (up to `limit`) until the server lists no game; returns whether it did.
+// A new, empty dump directory `name` under the system's temporary directory (for
+// LegacyServerOptions::dump_dir).
+inline std::filesystem::path fresh_dump_dir(const std::string& name) {
+  const auto dir = std::filesystem::temp_directory_path() / name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
 inline bool wait_no_games(LegacyServer& server,
                           std::chrono::milliseconds limit = std::chrono::milliseconds(3000)) {
   const auto end = std::chrono::steady_clock::now() + limit;

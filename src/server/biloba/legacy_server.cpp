@@ -1,3 +1,6 @@
+// Over 600 lines: the biloba 0.9.3 server is one coroutine state machine per connection and per
+// game (docs/BILOBA_NETWORK.md); issue 13 replaces it with a transport that drives ordinary
+// tables, so it is left whole until then rather than split twice.
 #include "server/biloba/legacy_server.h"
 
 #include <boost/asio/awaitable.hpp>
