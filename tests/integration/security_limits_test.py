@@ -17,7 +17,7 @@ import socket
 import sys
 import time
 
-from plateau_harness import Server, WsClient, run_tests
+from plateau_harness import Server, WsClient, admitted, run_tests
 
 BINARY = sys.argv[1]
 BACKLOG_LINE = "output backlog over 1048576 bytes; closing"
@@ -130,8 +130,8 @@ def read_all(s, timeout=5):
 def test_connections_per_address_across_ports():
     server = Server(BINARY, extra=["--max-connections-per-address", "3"]).start()
     try:
-        text = [server.text() for _ in range(2)]
-        ws = server.ws()  # the third, on the HTTP port
+        text = [admitted(server.text) for _ in range(2)]
+        ws = admitted(server.ws)  # the third, on the HTTP port
         assert ws.recv()["type"] == "welcome"
         # A fourth on each port is refused at once.
         s = socket.create_connection(("127.0.0.1", server.text_port), timeout=5)
@@ -173,7 +173,7 @@ def test_connections_per_address_across_ports():
 def test_connections_in_all():
     server = Server(BINARY, extra=["--max-connections", "2"]).start()
     try:
-        a, b = server.text(), server.text()
+        a, b = admitted(server.text), admitted(server.text)
         s = socket.create_connection(("127.0.0.1", server.text_port), timeout=5)
         assert read_all(s) == b"error: too many connections; try again later\n"
         s.close()
