@@ -1,7 +1,7 @@
 // Over 600 lines: the biloba 0.9.3 server is one coroutine state machine per connection and per
 // game (docs/BILOBA_NETWORK.md); issue 13 replaces it with a transport that drives ordinary
 // tables, so it is left whole until then rather than split twice.
-#include "server/biloba/legacy_server.h"
+#include "compat/biloba/legacy_server.h"
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -24,8 +24,8 @@
 #include "server/rate_limited_log.h"
 #include "games/biloba/biloba_clicks.h"
 #include "games/biloba/biloba_notation.h"
-#include "server/biloba/click_player.h"
-#include "server/biloba/wire.h"
+#include "compat/biloba/click_player.h"
+#include "compat/biloba/wire.h"
 
 namespace plateau::biloba::net {
 
