@@ -30,6 +30,8 @@ export const en: Dictionary = {
   'lobby.you': 'You',
   'lobby.openSeat': 'A friend (open seat)',
   'lobby.computer': 'Computer, level {level}',
+  'lobby.computerPlayer': 'Computer, {level}',
+  'lobby.computerRandom': 'Computer, random moves',
   'lobby.create': 'Create the table',
   'lobby.tables': 'Tables',
   'lobby.noTables': 'No tables yet.',

@@ -30,6 +30,8 @@ export const fr: Dictionary = {
   'lobby.you': 'Vous',
   'lobby.openSeat': 'Un ami (place libre)',
   'lobby.computer': 'Ordinateur, niveau {level}',
+  'lobby.computerPlayer': 'Ordinateur, {level}',
+  'lobby.computerRandom': 'Ordinateur, coups au hasard',
   'lobby.create': 'Créer la table',
   'lobby.tables': 'Tables',
   'lobby.noTables': 'Aucune table pour l’instant.',

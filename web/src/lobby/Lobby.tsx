@@ -7,11 +7,10 @@ import { listText, t } from '../i18n';
 import { hasBoard } from '../boards';
 import { listingLinks, seatName } from './listing';
 import type { TableListing } from './listing';
-import { changedOptions, gameTitle, seatCount, useGames } from './games';
+import { botChoices, botText, changedOptions, gameTitle, seatCount, useGames } from './games';
 import type { OptionValues } from './games';
 import { GameOptions } from './GameOptions';
 
-const LEVELS = ['random', '1', '2', '3', '4', '5'];
 const CLOCKS = ['none', 'move:30', 'fischer:300+5', 'fischer:900+10'];
 const ORDER = ['setup', 'playing', 'over', 'declined']; // open tables first
 
@@ -162,7 +161,9 @@ export function Lobby({ session }: { session: Session }) {
                   setSeatKinds(next);
                 }}>
                   <option value="human">{t('lobby.openSeat')}</option>
-                  {LEVELS.map((l) => <option value={`cpu:${l}`}>{t('lobby.computer', { level: l })}</option>)}
+                  {botChoices(info, seats).map((b) => (
+                    <option value={`cpu:${b.bot}`} title={b.about}>{botText(b)}</option>
+                  ))}
                 </select>
               )}
             </li>
@@ -194,7 +195,9 @@ export function Lobby({ session }: { session: Session }) {
                 <select value={o.kind} data-field={`challenge-kind${suffix}`}
                   onChange={(e) => setOpponent(i, { kind: (e.target as HTMLSelectElement).value })}>
                   <option value="user">{t('lobby.aPlayer')}</option>
-                  {LEVELS.map((l) => <option value={`cpu:${l}`}>{t('lobby.computer', { level: l })}</option>)}
+                  {botChoices(challengeInfo, challengeSeats).map((b) => (
+                    <option value={`cpu:${b.bot}`} title={b.about}>{botText(b)}</option>
+                  ))}
                 </select>
               </label>
               {o.kind === 'user' && (

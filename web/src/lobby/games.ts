@@ -87,6 +87,31 @@ export function optionValues(o: GameOption): string[] {
   return [];
 }
 
+export interface BotChoice {
+  bot: string; // what follows cpu: in /join and challenge
+  kind: 'random' | 'level' | 'player'; // which text names it (lobby.computer...)
+  about: string; // the level's search, for people ("" when unknown)
+}
+
+// The bots a seat may get with `count` seats: `random`, the levels of the game's ladder and
+// the game's own players (Biloba's `classic`).
+export function botChoices(info: GameInfo | undefined, count: number): BotChoice[] {
+  const ladder = info?.bots.find((b) => b.seats === count)?.levels ??
+    [1, 2, 3, 4, 5].map((level) => ({ level, description: '' }));
+  return [
+    { bot: 'random', kind: 'random', about: '' },
+    ...ladder.map((l): BotChoice => ({ bot: String(l.level), kind: 'level', about: l.description })),
+    ...(info?.builtin_players ?? []).map((p): BotChoice => ({ bot: p, kind: 'player', about: '' })),
+  ];
+}
+
+// The text of a bot in the seat lists: "Computer, random moves", "Computer, level 3",
+// "Computer, classic".
+export function botText(b: BotChoice): string {
+  if (b.kind === 'random') return t('lobby.computerRandom');
+  return t(b.kind === 'level' ? 'lobby.computer' : 'lobby.computerPlayer', { level: b.bot });
+}
+
 let loading: Promise<GameInfo[]> | undefined;
 let loaded: GameInfo[] = []; // the last answer, so that views opened later start with it
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { changedOptions, optionValues, seatCount, seatLabels } from '../../src/lobby/games';
+import { botChoices, botText, changedOptions, optionValues, seatCount, seatLabels } from '../../src/lobby/games';
 import type { GameInfo } from '../../src/lobby/games';
 import { hasBoard, moveMarks } from '../../src/boards';
 
@@ -17,7 +17,10 @@ const game: GameInfo = {
     { name: 'handicap', type: 'decimal', default: '0', accepted: '', help: '', min: -1, max: 1, step: 0.5 },
     { name: 'cap', type: 'int', default: '0', accepted: '', help: '', min: 0, max: 100000 },
   ],
-  presets: [], bots: [], builtin_players: [],
+  presets: [],
+  bots: [{ seats: 3, levels: [1, 2, 3, 4, 5].map((level) => ({ level, search: 'mcts', budget: level * 10,
+    description: `MCTS, ${level * 10} playouts` })) }],
+  builtin_players: ['classic'],
 };
 
 describe('games as /api/games describes them', () => {
@@ -45,6 +48,17 @@ describe('games as /api/games describes them', () => {
     expect(optionValues(game.options[1])).toEqual(['no', 'yes']);
     expect(optionValues(game.options[2])).toEqual(['-1', '-0.5', '0', '0.5', '1']);
     expect(optionValues(game.options[3])).toEqual([]); // a number field instead
+  });
+
+  it('offers random, the ladder of the seat count and the game\'s own players as bots', () => {
+    const three = botChoices(game, 3);
+    expect(three.map((b) => b.bot)).toEqual(['random', '1', '2', '3', '4', '5', 'classic']);
+    expect(three[2].about).toBe('MCTS, 20 playouts');
+    expect(three.map(botText)).toEqual(['Computer, random moves', 'Computer, level 1',
+      'Computer, level 2', 'Computer, level 3', 'Computer, level 4', 'Computer, level 5',
+      'Computer, classic']);
+    expect(botChoices(game, 2)[1].about).toBe(''); // no ladder given for 2 seats
+    expect(botChoices(undefined, 2).map((b) => b.bot)).toEqual(['random', '1', '2', '3', '4', '5']);
   });
 
   it('draws only the games it has a board for', () => {

@@ -7,6 +7,16 @@ import { assert, assertEqual, guest } from '../lib/ui.mjs';
 export async function forms(t) {
   const a = await guest(t);
   const b = await guest(t);
+  // The bots offered follow the game: Biloba's own player `classic`, with the ladder's searches.
+  const bots = async (game) => {
+    await a.page.selectOption('[data-field=game]', game);
+    return a.page.$$eval('[data-field=seat2] option', (l) => l.map((o) => `${o.value} ${o.title}`.trim()));
+  };
+  const biloba = await bots('biloba');
+  assertEqual(JSON.stringify(biloba.slice(1, 3).concat(biloba.slice(-1))),
+    JSON.stringify(['cpu:random', 'cpu:1 alpha-beta, 100 nodes', 'cpu:classic']), 'Biloba bots');
+  assertEqual((await bots('bohnduell')).at(-1), 'cpu:5 exact solver, else alpha-beta, 300000 nodes',
+    'BohnDuell bots end with the exact solver');
   await a.page.selectOption('[data-field=challenge-game]', 'biloba');
   await a.page.selectOption('[data-field=challenge-players]', '3');
   await a.page.fill('[data-field=challenge-user]', b.user);
