@@ -154,6 +154,8 @@ std::unique_ptr<biloba::net::LegacyServer> start_biloba_server(
   legacy.log_file = options.biloba_log;
   legacy.max_clicks = options.lobby_limits.biloba_max_clicks;
   legacy.accept_backoff = options.limits.accept_backoff;
+  // CPU seats think on the worker pool (like the lobby's), never on the I/O threads.
+  legacy.cpu_executor = lobby.workers().get_executor();
   legacy.admit = [connections](const std::string& address) -> std::shared_ptr<const void> {
     ConnectionLimit::Refusal why = ConnectionLimit::Refusal::kNone;
     auto slot = connections->admit(address, &why);

@@ -6,13 +6,22 @@
 // them. Tests and tools can read them too (ops()).
 //
 // Adding an operation (e.g. an event row, a token row) is four small edits:
-//   1. a struct below, next to the others, saying what it writes and when it fails;
+//   1. a struct below, next to the others, saying what it writes and when it fails, with a
+//      defaulted operator== (and one on its row type in store_types.h: tests compare ops);
 //   2. its name appended to the `Op` variant;
 //   3. a Batch method that appends it (the callers' API);
 //   4. its SQL in sqlite_backend.cpp (SqliteBackend's OpWriter gets an operator() for it; the
 //      build fails until it has one, since std::visit must cover every alternative).
 // Rows read back at start-up also get a Snapshot field (store_types.h) and a query in
-// SqliteBackend::load(); a new table gets a migration at the end of migrations.cpp.
+// SqliteBackend::load(); a new table gets a migration at the end of migrations.cpp. For
+// example, an event row:
+//   struct AddEvent { EventRow row; bool operator==(const AddEvent&) const = default; };
+//   using Op = std::variant<..., DeleteTable, AddEvent>;
+//   void add_event(const EventRow& row) { ops_.emplace_back(AddEvent{row}); }
+//   void operator()(const AddEvent& op) {            // in sqlite_backend.cpp's OpWriter
+//     Run q = statement("INSERT INTO table_events(table_id, seq, kind, body) VALUES (?, ?, ?, ?)");
+//     q->bind(1, static_cast<int64_t>(op.row.table_id)); ...; q->exec();
+//   }
 #include <cstddef>
 #include <cstdint>
 #include <functional>

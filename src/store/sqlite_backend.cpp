@@ -3,108 +3,143 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <sqlite3.h>
 
+#include <memory>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
 #include <variant>
 
 #include "store/migrations.h"
 
 namespace plateau::store {
 
+// Prepared statements kept for the life of the connection: a move is two statements, and
+// preparing them for every write would parse the SQL again each time.
+class SqliteBackend::Statements {
+ public:
+  explicit Statements(SQLite::Database& db) : db_(db) {}
+  // The statement of `sql`, a string literal (its address is the key), ready to bind and run.
+  SQLite::Statement& get(const char* sql) {
+    auto& slot = cache_[sql];
+    if (!slot) slot = std::make_unique<SQLite::Statement>(db_, sql);
+    return *slot;
+  }
+
+ private:
+  SQLite::Database& db_;
+  std::unordered_map<const void*, std::unique_ptr<SQLite::Statement>> cache_;
+};
+
 namespace {
+
+// Binds every parameter of a cached statement, runs it, and resets it whatever happens (a
+// statement left in its error state must not hold on to the transaction).
+class Run {
+ public:
+  explicit Run(SQLite::Statement& q) : q_(q) {}
+  ~Run() { q_.tryReset(); }
+  Run(const Run&) = delete;
+  Run& operator=(const Run&) = delete;
+  SQLite::Statement& operator*() { return q_; }
+  SQLite::Statement* operator->() { return &q_; }
+
+ private:
+  SQLite::Statement& q_;
+};
 
 // Runs one operation on the open transaction. Throws SQLite::Exception (a constraint, the disk).
 class OpWriter {
  public:
-  explicit OpWriter(SQLite::Database& db) : db_(db) {}
+  explicit OpWriter(SqliteBackend::Statements& statements) : statements_(statements) {}
 
   void operator()(const PutAccount& op) {
-    SQLite::Statement q(db_,
-                        "INSERT OR REPLACE INTO accounts(name, password_hash, created_ms, "
-                        "challenge_limit) VALUES (?, ?, ?, ?)");
-    q.bind(1, op.row.name);
-    q.bind(2, op.row.password_hash);
-    q.bind(3, static_cast<int64_t>(op.row.created_ms));
-    q.bind(4, op.row.challenge_limit);
-    q.exec();
+    Run q = statement(
+        "INSERT OR REPLACE INTO accounts(name, password_hash, created_ms, "
+        "challenge_limit) VALUES (?, ?, ?, ?)");
+    q->bind(1, op.row.name);
+    q->bind(2, op.row.password_hash);
+    q->bind(3, static_cast<int64_t>(op.row.created_ms));
+    q->bind(4, op.row.challenge_limit);
+    q->exec();
   }
 
   void operator()(const PutRating& op) {
-    SQLite::Statement q(db_,
-                        "INSERT OR REPLACE INTO ratings(game, player, rating, deviation, "
-                        "volatility, games) VALUES (?, ?, ?, ?, ?, ?)");
-    q.bind(1, op.row.game);
-    q.bind(2, op.row.player);
-    q.bind(3, op.row.rating);
-    q.bind(4, op.row.deviation);
-    q.bind(5, op.row.volatility);
-    q.bind(6, op.row.games);
-    q.exec();
+    Run q = statement(
+        "INSERT OR REPLACE INTO ratings(game, player, rating, deviation, "
+        "volatility, games) VALUES (?, ?, ?, ?, ?, ?)");
+    q->bind(1, op.row.game);
+    q->bind(2, op.row.player);
+    q->bind(3, op.row.rating);
+    q->bind(4, op.row.deviation);
+    q->bind(5, op.row.volatility);
+    q->bind(6, op.row.games);
+    q->exec();
   }
 
   void operator()(const PutTable& op) {
-    SQLite::Statement q(
-        db_,
+    Run q = statement(
         "INSERT INTO tables(id, game, number, data, created_ms) "
         "VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET data = excluded.data");
-    q.bind(1, static_cast<int64_t>(op.row.id));
-    q.bind(2, op.row.game);
-    q.bind(3, op.row.number);
-    q.bind(4, op.row.data);
-    q.bind(5, static_cast<int64_t>(op.row.created_ms));
-    q.exec();
+    q->bind(1, static_cast<int64_t>(op.row.id));
+    q->bind(2, op.row.game);
+    q->bind(3, op.row.number);
+    q->bind(4, op.row.data);
+    q->bind(5, static_cast<int64_t>(op.row.created_ms));
+    q->exec();
   }
 
   void operator()(const AddMove& op) {
-    SQLite::Statement q(db_,
-                        "INSERT INTO moves(table_id, ply, move, seat, automatic, at_ms) "
-                        "VALUES (?, ?, ?, ?, ?, ?)");
-    q.bind(1, static_cast<int64_t>(op.row.table_id));
-    q.bind(2, op.row.ply);
-    q.bind(3, op.row.move);
-    q.bind(4, op.row.seat);
-    q.bind(5, op.row.automatic ? 1 : 0);
-    q.bind(6, static_cast<int64_t>(op.row.at_ms));
-    q.exec();
+    Run q = statement(
+        "INSERT INTO moves(table_id, ply, move, seat, automatic, at_ms) "
+        "VALUES (?, ?, ?, ?, ?, ?)");
+    q->bind(1, static_cast<int64_t>(op.row.table_id));
+    q->bind(2, op.row.ply);
+    q->bind(3, op.row.move);
+    q->bind(4, op.row.seat);
+    q->bind(5, op.row.automatic ? 1 : 0);
+    q->bind(6, static_cast<int64_t>(op.row.at_ms));
+    q->exec();
   }
 
   void operator()(const DeleteMovesFrom& op) {
-    SQLite::Statement q(db_, "DELETE FROM moves WHERE table_id = ? AND ply >= ?");
-    q.bind(1, static_cast<int64_t>(op.table_id));
-    q.bind(2, op.from_ply);
-    q.exec();
+    Run q = statement("DELETE FROM moves WHERE table_id = ? AND ply >= ?");
+    q->bind(1, static_cast<int64_t>(op.table_id));
+    q->bind(2, op.from_ply);
+    q->exec();
   }
 
   void operator()(const AddChat& op) {
-    SQLite::Statement q(db_, "INSERT INTO chat(table_id, at_ms, user, text) VALUES (?, ?, ?, ?)");
-    q.bind(1, static_cast<int64_t>(op.row.table_id));
-    q.bind(2, static_cast<int64_t>(op.row.at_ms));
-    q.bind(3, op.row.user);
-    q.bind(4, op.row.text);
-    q.exec();
+    Run q = statement("INSERT INTO chat(table_id, at_ms, user, text) VALUES (?, ?, ?, ?)");
+    q->bind(1, static_cast<int64_t>(op.row.table_id));
+    q->bind(2, static_cast<int64_t>(op.row.at_ms));
+    q->bind(3, op.row.user);
+    q->bind(4, op.row.text);
+    q->exec();
   }
 
   void operator()(const PutCounter& op) {
-    SQLite::Statement q(db_,
-                        "INSERT INTO counters(name, value) VALUES (?, ?) "
-                        "ON CONFLICT(name) DO UPDATE SET value = max(value, excluded.value)");
-    q.bind(1, op.name);
-    q.bind(2, static_cast<int64_t>(op.value));
-    q.exec();
+    Run q = statement(
+        "INSERT INTO counters(name, value) VALUES (?, ?) "
+        "ON CONFLICT(name) DO UPDATE SET value = max(value, excluded.value)");
+    q->bind(1, op.name);
+    q->bind(2, static_cast<int64_t>(op.value));
+    q->exec();
   }
 
   void operator()(const DeleteTable& op) {
     for (const char* sql :
          {"DELETE FROM chat WHERE table_id = ?", "DELETE FROM moves WHERE table_id = ?",
           "DELETE FROM tables WHERE id = ?"}) {
-      SQLite::Statement q(db_, sql);
-      q.bind(1, static_cast<int64_t>(op.table_id));
-      q.exec();
+      Run q = statement(sql);
+      q->bind(1, static_cast<int64_t>(op.table_id));
+      q->exec();
     }
   }
 
  private:
-  SQLite::Database& db_;
+  Run statement(const char* sql) { return Run(statements_.get(sql)); }
+
+  SqliteBackend::Statements& statements_;
 };
 
 }  // namespace
@@ -131,6 +166,7 @@ SqliteBackend::SqliteBackend(const std::filesystem::path& path) {
       tx.commit();
     }
     version_ = db_->execAndGet("PRAGMA user_version").getInt();
+    statements_ = std::make_unique<Statements>(*db_);
     // Read before the first commit: it overwrites it.
     SQLite::Statement alive(*db_, "SELECT value FROM server_state WHERE key = 'alive_ms'");
     if (alive.executeStep()) alive_at_open_ms_ = alive.getColumn(0).getInt64();
@@ -235,7 +271,7 @@ GroupOutcome SqliteBackend::commit_group(std::span<const Batch* const> batches,
   out.batch_errors.resize(batches.size());
   try {
     SQLite::Transaction tx(*db_);
-    OpWriter writer(*db_);
+    OpWriter writer(*statements_);
     for (std::size_t i = 0; i < batches.size(); ++i) {
       try {
         db_->exec("SAVEPOINT batch");

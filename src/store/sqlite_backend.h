@@ -27,6 +27,9 @@ class SqliteBackend final : public Backend {
   GroupOutcome commit_group(std::span<const Batch* const> batches, std::int64_t alive_ms) override;
   int schema_version() const override { return version_; }
 
+  // Its prepared statements (an implementation detail of sqlite_backend.cpp).
+  class Statements;
+
  private:
   // Records alive_ms in the open transaction (never throws: a failure is left to the commit).
   void note_alive(std::int64_t alive_ms);
@@ -36,6 +39,7 @@ class SqliteBackend final : public Backend {
   // load() may run while the writer commits (a test reading back); one connection, one user.
   std::mutex db_mutex_;
   std::unique_ptr<SQLite::Database> db_;
+  std::unique_ptr<Statements> statements_;  // after db_: finalized before it is closed
   int version_ = 0;
   std::int64_t alive_at_open_ms_ = 0;  // server_state.alive_ms as found when opened
 };

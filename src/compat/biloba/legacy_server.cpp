@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <future>
+#include <stdexcept>
 #include <string>
 
 #include "compat/biloba/click_player.h"
@@ -175,8 +176,19 @@ awaitable<void> Impl::accept_loop() {
   }
 }
 
+namespace {
+
+LegacyServerOptions checked(LegacyServerOptions options) {
+  if (!options.cpu_executor) {
+    throw std::invalid_argument("LegacyServer: no executor for the CPU seats (cpu_executor)");
+  }
+  return options;
+}
+
+}  // namespace
+
 LegacyServer::LegacyServer(asio::any_io_executor executor, LegacyServerOptions options)
-    : impl_(std::make_shared<Impl>(std::move(executor), std::move(options))) {}
+    : impl_(std::make_shared<Impl>(std::move(executor), checked(std::move(options)))) {}
 
 LegacyServer::~LegacyServer() {
   if (impl_ && !impl_->stopped) {
@@ -246,6 +258,7 @@ std::vector<LegacyGameStatus> LegacyServer::games() {
 }
 
 LegacyServerThread::LegacyServerThread(LegacyServerOptions options) {
+  if (!options.cpu_executor) options.cpu_executor = cpus_.get_executor();
   server_ = std::make_unique<LegacyServer>(io_.get_executor(), std::move(options));
   server_->start();
   thread_ = std::thread([this]() { io_.run(); });
@@ -261,6 +274,8 @@ LegacyServerThread::~LegacyServerThread() {
   }
   io_.stop();
   if (thread_.joinable()) thread_.join();
+  cpus_.stop();
+  cpus_.join();
   server_->release_after_stop();
 }
 
