@@ -3,7 +3,9 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <stdexcept>
 
@@ -89,6 +91,17 @@ void Batch::add_chat(const ChatRow& row) {
   });
 }
 
+void Batch::add_event(const EventRow& row) {
+  ops_.push_back([row](SQLite::Database& db) {
+    SQLite::Statement q(db, "INSERT INTO table_events(table_id, seq, kind, body) VALUES (?, ?, ?, ?)");
+    q.bind(1, static_cast<int64_t>(row.table_id));
+    q.bind(2, static_cast<int64_t>(row.seq));
+    q.bind(3, row.kind);
+    q.bind(4, row.body);
+    q.exec();
+  });
+}
+
 void Batch::put_counter(const std::string& name, std::int64_t value) {
   ops_.push_back([name, value](SQLite::Database& db) {
     SQLite::Statement q(db,
@@ -104,6 +117,7 @@ void Batch::delete_table(std::int64_t table_id) {
   ops_.push_back([table_id](SQLite::Database& db) {
     for (const char* sql :
          {"DELETE FROM chat WHERE table_id = ?", "DELETE FROM moves WHERE table_id = ?",
+          "DELETE FROM table_events WHERE table_id = ?",
           "DELETE FROM tables WHERE id = ?"}) {
       SQLite::Statement q(db, sql);
       q.bind(1, static_cast<int64_t>(table_id));
@@ -170,7 +184,7 @@ int Store::schema_version() const {
   return db_->execAndGet("PRAGMA user_version").getInt();
 }
 
-Snapshot Store::load() {
+Snapshot Store::load(std::size_t events_per_table) {
   std::lock_guard lock(mutex_);
   Snapshot snap;
   SQLite::Transaction tx(*db_);
@@ -225,6 +239,21 @@ Snapshot Store::load() {
       ChatRow row{q.getColumn(0).getInt64(), q.getColumn(1).getInt64(), q.getColumn(2).getString(),
                   q.getColumn(3).getString()};
       snap.chat[row.table_id].push_back(std::move(row));
+    }
+  }
+  {
+    // The last events_per_table of each table: seq counts 1, 2, 3, ... without gaps, so they
+    // are those above the table's last seq minus the bound.
+    SQLite::Statement q(*db_,
+                        "SELECT e.table_id, e.seq, e.kind, e.body FROM table_events e "
+                        "JOIN (SELECT table_id, MAX(seq) AS last FROM table_events "
+                        "GROUP BY table_id) m ON m.table_id = e.table_id "
+                        "WHERE e.seq > m.last - ? ORDER BY e.table_id, e.seq");
+    q.bind(1, static_cast<int64_t>(std::min<std::size_t>(events_per_table, INT64_MAX)));
+    while (q.executeStep()) {
+      EventRow row{q.getColumn(0).getInt64(), q.getColumn(1).getInt64(),
+                   q.getColumn(2).getString(), q.getColumn(3).getString()};
+      snap.events[row.table_id].push_back(std::move(row));
     }
   }
   tx.commit();

@@ -48,9 +48,11 @@ class Batch {
   // Deletes the moves of `table_id` with ply >= `from_ply` (undo).
   void delete_moves_from(std::int64_t table_id, int from_ply);
   void add_chat(const ChatRow& row);
+  // Inserts a table event; fails the batch if (table_id, seq) is already stored.
+  void add_event(const EventRow& row);
   // Raises counter `name` to `value` (a counter never goes down: a lower value is ignored).
   void put_counter(const std::string& name, std::int64_t value);
-  // Deletes the table `table_id` with its moves and chat (a table nobody will ever use).
+  // Deletes the table `table_id` with its moves, chat and events (a table nobody will ever use).
   void delete_table(std::int64_t table_id);
 
   // Registers `undo`, which reverts an in-memory change made along with this batch (a rating in
@@ -89,8 +91,9 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  // Everything stored, read in one transaction. Call before the first submit().
-  Snapshot load();
+  // Everything stored, read in one transaction. Call before the first submit(). Of each
+  // table's events only the last `events_per_table` are read.
+  Snapshot load(std::size_t events_per_table = 1000);
   // Queues `batch`; `done` runs on the writer thread after the commit (or failure).
   void submit(Batch batch, Done done);
   // Blocks until every batch submitted before the call is committed, and its `done` has run and
