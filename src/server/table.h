@@ -124,8 +124,13 @@ class Table : public std::enable_shared_from_this<Table> {
     bool automatic = false;
     std::int64_t at_ms = 0;
   };
+  enum class RequestKind { kDraw, kUndo };
+  // "draw", "undo": the word in events and in the snapshot.
+  static const char* request_word(RequestKind kind) {
+    return kind == RequestKind::kDraw ? "draw" : "undo";
+  }
   struct Request {           // a pending draw offer or undo request
-    std::string kind;        // "draw" or "undo"
+    RequestKind kind = RequestKind::kDraw;
     int by = 0;              // table seat asking
     std::set<int> accepted;  // table seats that agreed (the asker included)
   };
@@ -137,6 +142,8 @@ class Table : public std::enable_shared_from_this<Table> {
     // sent once (resync, a repeated move's acknowledgement).
     std::shared_ptr<const RenderedEvent> shared;
     bool as_reply = true;  // kCaller: the answer to the command (false: a replayed event)
+    // A move event: finish() puts in the board page as it stands after the whole action.
+    bool page_at_end = false;
   };
   // What one action produces: writes to make durable, then events to deliver.
   struct Tx {
@@ -146,6 +153,10 @@ class Table : public std::enable_shared_from_this<Table> {
     std::vector<Delivery> out;
     void reply(Event e) { out.push_back({Delivery::To::kCaller, {}, std::move(e), {}, true}); }
     void all(Event e) { out.push_back({Delivery::To::kAll, {}, std::move(e), {}, true}); }
+    // A table event that shows the board page as it stands once the action is done.
+    void all_with_final_page(Event e) {
+      out.push_back({Delivery::To::kAll, {}, std::move(e), {}, true, true});
+    }
     void others(Event e) { out.push_back({Delivery::To::kOthers, {}, std::move(e), {}, true}); }
     void user(const std::string& name, Event e) {
       out.push_back({Delivery::To::kUser, name, std::move(e), {}, true});
@@ -164,8 +175,6 @@ class Table : public std::enable_shared_from_this<Table> {
     // In-memory changes outside the table to undo if the batch fails (Batch::on_rollback).
     std::vector<std::function<void()>> undo;
   };
-  // A move event's page placeholder: finish() puts the page as it stands after the action.
-  static constexpr const char* kPageAtEnd = "\x01page";
   static constexpr std::size_t kChatKept = 50;  // chat lines kept in memory (and shown)
   using Action = std::function<void(Tx&)>;
   struct Job {
@@ -218,7 +227,7 @@ class Table : public std::enable_shared_from_this<Table> {
   void cmd_move(Tx& tx, const Command& c);
   void cmd_queue(Tx& tx, const Command& c);
   void cmd_resign(Tx& tx);
-  void cmd_request(Tx& tx, const std::string& kind);
+  void cmd_request(Tx& tx, RequestKind kind);
   void cmd_answer(Tx& tx, bool accept);
   void cmd_show(Tx& tx, const Command& c);
   void cmd_steps(Tx& tx, const Command& c);

@@ -94,9 +94,9 @@ void Table::run_command(Tx& tx, const Command& c) {
     case Verb::kResign:
       return cmd_resign(tx);
     case Verb::kPropose:
-      return cmd_request(tx, "draw");
+      return cmd_request(tx, RequestKind::kDraw);
     case Verb::kUndo:
-      return cmd_request(tx, "undo");
+      return cmd_request(tx, RequestKind::kUndo);
     case Verb::kAccept:
       return cmd_answer(tx, true);
     case Verb::kReject:

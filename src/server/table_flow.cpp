@@ -56,9 +56,8 @@ void Table::play(Tx& tx, const Move& move, int seat, bool automatic) {
   request_.reset();
   turn_started_ms_ = now;
   tx.table_changed = true;
-  Event e = move_event(p, ply);
-  e.page = kPageAtEnd;  // the board page as it stands once the whole action is done
-  tx.all(std::move(e));
+  // The board page as it stands once the whole action is done (queued and CPU replies).
+  tx.all_with_final_page(move_event(p, ply));
 }
 
 void Table::after_move(Tx& tx) {

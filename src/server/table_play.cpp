@@ -90,13 +90,16 @@ void Table::cmd_resign(Tx& tx) {
   }
 }
 
-void Table::cmd_request(Tx& tx, const std::string& kind) {
+void Table::cmd_request(Tx& tx, RequestKind kind) {
   require_user(tx);
   require_playing();
   const int mine = table_seat_of(tx.caller.user);
   if (mine < 0) throw CommandError("you do not play at " + label());
-  if (request_) throw CommandError("a " + request_->kind + " request is already pending");
-  if (kind == "undo" && moves_.empty()) throw CommandError("there is no move to undo");
+  if (request_) {
+    throw CommandError(std::string("a ") + request_word(request_->kind) +
+                       " request is already pending");
+  }
+  if (kind == RequestKind::kUndo && moves_.empty()) throw CommandError("there is no move to undo");
   if (human_seats_except(mine).empty()) {
     throw CommandError("no one can accept: the other seats are computer players");
   }
@@ -105,7 +108,7 @@ void Table::cmd_request(Tx& tx, const std::string& kind) {
   Event e{"request",
           {{"game", game_name_},
            {"board", number_},
-           {"kind", kind},
+           {"kind", request_word(kind)},
            {"by", tx.caller.user},
            {"text", label() + ": " + status_line()}},
           {}};
@@ -119,18 +122,18 @@ void Table::cmd_answer(Tx& tx, bool accept) {
   if (mine < 0) throw CommandError("you do not play at " + label());
   if (!request_) throw CommandError("there is no draw offer or undo request to answer");
   if (request_->by == mine) throw CommandError("you cannot answer your own request");
-  const std::string kind = request_->kind;
+  const RequestKind kind = request_->kind;
   tx.table_changed = true;
   if (!accept) {
     request_.reset();
     tx.all(Event{"request",
                  {{"game", game_name_},
                   {"board", number_},
-                  {"kind", kind},
+                  {"kind", request_word(kind)},
                   {"answer", "reject"},
                   {"by", tx.caller.user},
                   {"text", label() + ": " + tx.caller.user + " rejects the " +
-                               (kind == "draw" ? "draw offer." : "undo request.")}},
+                               (kind == RequestKind::kDraw ? "draw offer." : "undo request.")}},
                  {}});
     return;
   }
@@ -140,7 +143,7 @@ void Table::cmd_answer(Tx& tx, bool accept) {
       tx.all(Event{"request",
                    {{"game", game_name_},
                     {"board", number_},
-                    {"kind", kind},
+                    {"kind", request_word(kind)},
                     {"answer", "accept"},
                     {"by", tx.caller.user},
                     {"text", label() + ": " + tx.caller.user + " accepts; " + status_line()}},
@@ -149,7 +152,7 @@ void Table::cmd_answer(Tx& tx, bool accept) {
     }
   }
   request_.reset();
-  if (kind == "draw") {
+  if (kind == RequestKind::kDraw) {
     const int n = game_->num_seats();
     end_game(tx, std::vector<double>(static_cast<std::size_t>(n), 1.0 / n), "agreement");
     return;

@@ -88,7 +88,7 @@ std::string Table::data_json() const {
   j["rating_lines"] = rating_lines_;
   if (request_) {
     j["request"] = {
-        {"kind", request_->kind},
+        {"kind", request_word(request_->kind)},
         {"by", request_->by},
         {"accepted", std::vector<int>(request_->accepted.begin(), request_->accepted.end())}};
   }
@@ -138,7 +138,9 @@ void Table::load_data_json(const std::string& text) {
   rating_lines_ = j.value("rating_lines", std::vector<std::string>());
   if (j.contains("request") && j["request"].is_object()) {
     Request r;
-    r.kind = j["request"].at("kind");
+    const std::string kind = j["request"].at("kind");
+    if (kind != "draw" && kind != "undo") throw std::runtime_error("unknown request '" + kind + "'");
+    r.kind = kind == "draw" ? RequestKind::kDraw : RequestKind::kUndo;
     r.by = j["request"].at("by");
     for (int s : j["request"].at("accepted")) r.accepted.insert(s);
     request_ = r;

@@ -119,7 +119,7 @@ void Table::finish(Tx tx, Done done) {
     bool moved = false;
     std::string current;
     for (auto& d : tx.out) {
-      if (d.event.page == kPageAtEnd) {
+      if (d.page_at_end) {
         if (current.empty()) current = page("Summary", *state_, static_cast<int>(moves_.size()));
         d.event.page = current;
         moved = true;

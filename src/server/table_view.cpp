@@ -71,7 +71,7 @@ std::string Table::status_line() const {
     }
     const std::string by = owner_name(request_->by);
     const std::string who = join(waiting, " and ");
-    if (request_->kind == "draw") return by + " has proposed a draw; waiting for " + who + ".";
+    if (request_->kind == RequestKind::kDraw) return by + " has proposed a draw; waiting for " + who + ".";
     return by + " has asked to undo the last move; waiting for " + who + ".";
   }
   if (moves_.empty()) return "Please start the game, " + players_by_game_seat()[0] + ".";
