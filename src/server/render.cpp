@@ -5,12 +5,14 @@
 namespace plateau::server {
 
 std::shared_ptr<const std::string> RenderedEvent::text() const {
-  std::call_once(text_once_, [this] { text_ = std::make_shared<const std::string>(render_text(event_)); });
+  std::call_once(text_once_,
+                 [this] { text_ = std::make_shared<const std::string>(render_text(event_)); });
   return text_;
 }
 
 std::shared_ptr<const std::string> RenderedEvent::json() const {
-  std::call_once(json_once_, [this] { json_ = std::make_shared<const std::string>(render_json(event_)); });
+  std::call_once(json_once_,
+                 [this] { json_ = std::make_shared<const std::string>(render_json(event_)); });
   return json_;
 }
 

@@ -111,7 +111,6 @@ Table::Table(Lobby& lobby, const store::TableRow& row, const std::vector<store::
   refresh_summary();
 }
 
-
 void Table::refresh_summary() {
   TableSummary s;
   s.game = game_name_;
@@ -328,7 +327,6 @@ std::vector<std::string> Table::spectators() const {
   return {names.begin(), names.end()};
 }
 
-
 bool Table::everyone_moved() const {
   std::set<int> moved;
   for (const auto& p : moves_) moved.insert(p.seat);
@@ -344,6 +342,5 @@ std::vector<int> Table::human_seats_except(int table_seat) const {
   }
   return out;
 }
-
 
 }  // namespace plateau::server

@@ -129,7 +129,7 @@ class Table : public std::enable_shared_from_this<Table> {
   static const char* request_word(RequestKind kind) {
     return kind == RequestKind::kDraw ? "draw" : "undo";
   }
-  struct Request {           // a pending draw offer or undo request
+  struct Request {  // a pending draw offer or undo request
     RequestKind kind = RequestKind::kDraw;
     int by = 0;              // table seat asking
     std::set<int> accepted;  // table seats that agreed (the asker included)

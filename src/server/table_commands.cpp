@@ -3,22 +3,22 @@
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
-
 #include <random>
+
 #include "core/error.h"
 #include "core/registry.h"
 #include "server/lobby.h"
 #include "server/rating_policy.h"
-#include "server/table_access.h"
 #include "server/table.h"
+#include "server/table_access.h"
 #include "server/table_util.h"
 
 namespace plateau::server {
 
 using nlohmann::json;
 using table_detail::same_name;
-using table_detail::utc_time;
 using table_detail::utc_date;
+using table_detail::utc_time;
 
 namespace {
 
@@ -429,6 +429,5 @@ void Table::cmd_reset(Tx& tx) {
   tx.table_changed = true;
   tx.all(table_event(tx.caller.user + " resets " + label() + "."));
 }
-
 
 }  // namespace plateau::server

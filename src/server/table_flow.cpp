@@ -13,8 +13,8 @@ namespace plateau::server {
 
 using nlohmann::json;
 using table_detail::same_name;
-using table_detail::utc_time;
 using table_detail::utc_date;
+using table_detail::utc_time;
 
 namespace {
 
@@ -268,6 +268,5 @@ void Table::cpu_failed(Tx& tx, int ply, const std::string& why) {
   tx.all(error_event(owner_name(ts) + " cannot play here (" + why + ") and forfeits"));
   resign_seat(tx, ts, "Forfeit", "cpu failure");
 }
-
 
 }  // namespace plateau::server

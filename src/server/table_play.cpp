@@ -13,8 +13,8 @@ namespace plateau::server {
 
 using nlohmann::json;
 using table_detail::same_name;
-using table_detail::utc_time;
 using table_detail::utc_date;
+using table_detail::utc_time;
 
 void Table::cmd_move(Tx& tx, const Command& c) {
   require_user(tx);
@@ -208,6 +208,5 @@ void Table::cmd_steps(Tx& tx, const Command& c) {
   if (choices.complete) data["move"] = move;
   tx.reply(Event{"steps", std::move(data), {}});
 }
-
 
 }  // namespace plateau::server

@@ -9,8 +9,8 @@ namespace plateau::server {
 void Table::cmd_resync(Tx& tx, const Command& c) {
   const std::int64_t from = std::stoll(c.args.at(0));  // digits only (parse_command)
   if (from > seq_) {
-    throw CommandError("no event " + std::to_string(from) + " at " + label() + " yet; the last is " +
-                       std::to_string(seq_));
+    throw CommandError("no event " + std::to_string(from) + " at " + label() +
+                       " yet; the last is " + std::to_string(seq_));
   }
   auto events = log_.after(from, seq_);
   if (!events) {
@@ -23,16 +23,16 @@ void Table::cmd_resync(Tx& tx, const Command& c) {
   // the log, and the next one reaches this connection live (it watches from now on).
   for (auto& e : *events) tx.resend(e, false);
   const bool added = add_watcher(tx.caller.client, tx.caller.user);
-  tx.reply(Event{"resync",
-                 {{"game", game_name_},
-                  {"board", number_},
-                  {"from", from},
-                  {"seq", seq_},
-                  {"count", events->size()},
-                  {"text", "Resynced " + label() + ": " + std::to_string(events->size()) +
-                               " events after " + std::to_string(from) + "; now at " +
-                               std::to_string(seq_) + "."}},
-                 {}});
+  tx.reply(Event{
+      "resync",
+      {{"game", game_name_},
+       {"board", number_},
+       {"from", from},
+       {"seq", seq_},
+       {"count", events->size()},
+       {"text", "Resynced " + label() + ": " + std::to_string(events->size()) + " events after " +
+                    std::to_string(from) + "; now at " + std::to_string(seq_) + "."}},
+      {}});
   if (added) announce_spectator(tx);
 }
 

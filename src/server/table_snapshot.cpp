@@ -9,21 +9,21 @@
 
 #include <algorithm>
 #include <iterator>
-#include <stdexcept>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 #include "core/registry.h"
 #include "server/json_text.h"
-#include "server/table_access.h"
 #include "server/table.h"
+#include "server/table_access.h"
 #include "server/table_util.h"
 
 namespace plateau::server {
 
 using nlohmann::json;
 using table_detail::same_name;
-using table_detail::utc_time;
 using table_detail::utc_date;
+using table_detail::utc_time;
 
 namespace {
 
@@ -139,7 +139,8 @@ void Table::load_data_json(const std::string& text) {
   if (j.contains("request") && j["request"].is_object()) {
     Request r;
     const std::string kind = j["request"].at("kind");
-    if (kind != "draw" && kind != "undo") throw std::runtime_error("unknown request '" + kind + "'");
+    if (kind != "draw" && kind != "undo")
+      throw std::runtime_error("unknown request '" + kind + "'");
     r.kind = kind == "draw" ? RequestKind::kDraw : RequestKind::kUndo;
     r.by = j["request"].at("by");
     for (int s : j["request"].at("accepted")) r.accepted.insert(s);
@@ -162,6 +163,5 @@ void Table::load_data_json(const std::string& text) {
 }
 
 // The strand plumbing (post, run, pump, execute, finish, deliver, roll_back) is in table_tx.cpp.
-
 
 }  // namespace plateau::server

@@ -13,8 +13,8 @@ namespace plateau::server {
 
 using nlohmann::json;
 using table_detail::same_name;
-using table_detail::utc_time;
 using table_detail::utc_date;
+using table_detail::utc_time;
 
 json Table::clocks_json() const {
   if (!clock_.enabled() || bank_ms_.empty() || !state_) return nullptr;
@@ -31,7 +31,6 @@ json Table::clocks_json() const {
   }
   return out;
 }
-
 
 std::string Table::status_line() const {
   switch (status_) {
@@ -71,7 +70,8 @@ std::string Table::status_line() const {
     }
     const std::string by = owner_name(request_->by);
     const std::string who = join(waiting, " and ");
-    if (request_->kind == RequestKind::kDraw) return by + " has proposed a draw; waiting for " + who + ".";
+    if (request_->kind == RequestKind::kDraw)
+      return by + " has proposed a draw; waiting for " + who + ".";
     return by + " has asked to undo the last move; waiting for " + who + ".";
   }
   if (moves_.empty()) return "Please start the game, " + players_by_game_seat()[0] + ".";
@@ -191,6 +191,5 @@ Event Table::board_event(const std::string& heading) const {
   if (next >= 0) data["next_user"] = owner_name(next);
   return Event{"board", std::move(data), page(heading, *state_, static_cast<int>(moves_.size()))};
 }
-
 
 }  // namespace plateau::server

@@ -93,7 +93,8 @@ void Batch::add_chat(const ChatRow& row) {
 
 void Batch::add_event(const EventRow& row) {
   ops_.push_back([row](SQLite::Database& db) {
-    SQLite::Statement q(db, "INSERT INTO table_events(table_id, seq, kind, body) VALUES (?, ?, ?, ?)");
+    SQLite::Statement q(db,
+                        "INSERT INTO table_events(table_id, seq, kind, body) VALUES (?, ?, ?, ?)");
     q.bind(1, static_cast<int64_t>(row.table_id));
     q.bind(2, static_cast<int64_t>(row.seq));
     q.bind(3, row.kind);
@@ -117,8 +118,7 @@ void Batch::delete_table(std::int64_t table_id) {
   ops_.push_back([table_id](SQLite::Database& db) {
     for (const char* sql :
          {"DELETE FROM chat WHERE table_id = ?", "DELETE FROM moves WHERE table_id = ?",
-          "DELETE FROM table_events WHERE table_id = ?",
-          "DELETE FROM tables WHERE id = ?"}) {
+          "DELETE FROM table_events WHERE table_id = ?", "DELETE FROM tables WHERE id = ?"}) {
       SQLite::Statement q(db, sql);
       q.bind(1, static_cast<int64_t>(table_id));
       q.exec();
@@ -251,8 +251,8 @@ Snapshot Store::load(std::size_t events_per_table) {
                         "WHERE e.seq > m.last - ? ORDER BY e.table_id, e.seq");
     q.bind(1, static_cast<int64_t>(std::min<std::size_t>(events_per_table, INT64_MAX)));
     while (q.executeStep()) {
-      EventRow row{q.getColumn(0).getInt64(), q.getColumn(1).getInt64(),
-                   q.getColumn(2).getString(), q.getColumn(3).getString()};
+      EventRow row{q.getColumn(0).getInt64(), q.getColumn(1).getInt64(), q.getColumn(2).getString(),
+                   q.getColumn(3).getString()};
       snap.events[row.table_id].push_back(std::move(row));
     }
   }

@@ -2,6 +2,8 @@
 // stored form's round trip (the same bytes once rendered), per-table seq numbers without gaps
 // (also across a failed commit: a rolled-back command numbers nothing), resync, and a repeated
 // MOVE#n answered with the original event and nothing stored.
+#include "server/table_events.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -14,7 +16,6 @@
 #include "server/fault_hook.h"
 #include "server/lobby.h"
 #include "server/render.h"
-#include "server/table_events.h"
 #include "store/store.h"
 
 namespace plateau::server {
@@ -61,7 +62,8 @@ TEST(EventLog, FindsTheLatestMoveOfAPly) {
 }
 
 TEST(TableEventCodec, RoundTripGivesTheSameBytes) {
-  Event e{"move", {{"game", "bohnduell"}, {"ply", 3}, {"text", "bohnduell 101: 3. A alice S4"}},
+  Event e{"move",
+          {{"game", "bohnduell"}, {"ply", 3}, {"text", "bohnduell 101: 3. A alice S4"}},
           "Summary of BohnDuell Board 101\n\nIt is bob's turn.\n"};
   e.seq = 17;
   const store::EventRow row = encode_table_event(42, e);
@@ -111,8 +113,7 @@ class TableEventsTest : public ::testing::Test {
     }();
     (void)registered;
     dir_ = fs::temp_directory_path() /
-           ("plateau-table-events-" +
-            std::to_string(reinterpret_cast<std::uintptr_t>(this)) + "-" +
+           ("plateau-table-events-" + std::to_string(reinterpret_cast<std::uintptr_t>(this)) + "-" +
             std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
     fs::create_directories(dir_);
     store_ = std::make_unique<store::Store>(dir_ / "plateau.db");
