@@ -9,8 +9,8 @@
 
 #include "ai/bot.h"
 #include "games/register.h"
-#include "server/biloba/discovery.h"
-#include "server/biloba/legacy_server.h"
+#include "compat/biloba/discovery.h"
+#include "compat/biloba/legacy_server.h"
 
 int main(int argc, char** argv) {
   using namespace plateau::biloba::net;

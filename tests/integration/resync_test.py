@@ -132,6 +132,8 @@ def test_text_resync_bounds_and_invisible():
         for i in range(3):  # seq 3, 4, 5
             alice.send(f"/say line {i}")
             alice.expect(rf"^\[bohnduell 101\] alice: line {i}$")
+        # bob, seated, heard them live too (every connection of a player does): resync replays.
+        bob.expect(r"^\[bohnduell 101\] alice: line 2$")
         out = answer(bob, "resync bohnduell 101 3")
         assert out == ("[bohnduell 101] alice: line 1\n[bohnduell 101] alice: line 2\n"
                        "Resynced bohnduell 101: 2 events after 3; now at 5.\n"), out

@@ -1,4 +1,4 @@
-#include "server/biloba/click_player.h"
+#include "compat/biloba/click_player.h"
 
 #include "core/registry.h"
 #include "games/biloba/biloba_board.h"

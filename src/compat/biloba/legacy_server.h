@@ -20,7 +20,7 @@
 #include <string>
 #include <vector>
 
-#include "server/biloba/blb.h"
+#include "compat/biloba/blb.h"
 
 // Boost 1.74's awaitable.hpp needs <utility> first (std::exchange).
 #include <utility>
