@@ -106,6 +106,10 @@ void add_serve_command(CLI::App& app) {
                   "Clicks kept per biloba 0.9.3 network game")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{100}, std::size_t{10000000}));
+  cmd->add_option("--events-kept", lobby_limits.events_kept,
+                  "Events kept in memory per table for resync BOARD SEQ")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
   auto* cert = cmd->add_option("--tls-cert", opt->server.tls_cert,
                                "PEM certificate chain: serve HTTPS and WSS on the HTTP port")
                    ->check(CLI::ExistingFile);

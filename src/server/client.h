@@ -18,6 +18,11 @@ class Client : public std::enable_shared_from_this<Client> {
   // Queues `event` for the client. Thread-safe. `reply` marks the answer to the command the
   // client is running (WebSocket echoes the command's id on it).
   virtual void send(const Event& event, bool reply) = 0;
+  // The same for an event shared among recipients: a transport that can reuses its bytes
+  // (RenderedEvent) instead of rendering it again. By default, send(event->event(), reply).
+  virtual void send_shared(std::shared_ptr<const RenderedEvent> event, bool reply) {
+    send(event->event(), reply);
+  }
   // Closes the connection after the queued output. Thread-safe.
   virtual void close() = 0;
   // "text 127.0.0.1:40312" for logs.

@@ -63,6 +63,7 @@ constexpr std::array kWords = {
     VerbWord{"chat", Verb::kChat},
     VerbWord{"challenge", Verb::kChallenge},
     VerbWord{"steps", Verb::kSteps},
+    VerbWord{"resync", Verb::kResync},
 };
 
 std::optional<Verb> find_verb(std::string_view word) {
@@ -91,6 +92,7 @@ bool takes_game_word(Verb v) {
     case Verb::kChat:
     case Verb::kStandings:
     case Verb::kSteps:
+    case Verb::kResync:
     case Verb::kGames:
     case Verb::kTables:
     case Verb::kHelp:
@@ -417,6 +419,17 @@ std::optional<Command> parse_command(std::string_view line) {
       take_board(c);
       if (c.args.size() > 64) throw CommandError("too many steps");
       break;
+    case Verb::kResync:
+      // The board number is required: a resync names what it follows.
+      if (c.game.empty() && c.args.size() == 3) {
+        c.game = to_lower(c.args[0]);
+        c.args.erase(c.args.begin());
+      }
+      expect_args(c, 2, 2, "resync [GAME] BOARD SEQ");
+      c.board = require_number(c.args[0], "board number");
+      require_number(c.args[1], "seq");
+      c.args.erase(c.args.begin());
+      break;
     case Verb::kSay:
     case Verb::kChat:
       break;
@@ -462,6 +475,7 @@ const std::vector<std::pair<std::string, std::string>>& command_help() {
       {"show [BOARD[#n]]", "the board page (as it stood after ply n)"},
       {"chat [BOARD] TEXT", "add a comment to a board"},
       {"steps [BOARD] [STEP ...]", "the legal next steps after STEPs (and the move they make)"},
+      {"resync [GAME] BOARD SEQ", "the board's events after SEQ, then watch it"},
   };
   return kHelp;
 }

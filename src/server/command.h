@@ -60,6 +60,8 @@ enum class Verb {
   kChat,
   // step input: the legal next steps after a prefix (DESIGN.md §2)
   kSteps,
+  // resync [GAME] BOARD SEQ: the table events after SEQ, then watching (args: {SEQ})
+  kResync,
 };
 
 // Canonical word of a verb ("challenge", "join", ...).

@@ -1,6 +1,9 @@
 #pragma once
 // What the server tells a client: one Event per reply or notification, built once by the
 // command layer and rendered per transport (render.h): JSON for WebSocket, text for TCP.
+#include <cstdint>
+#include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -14,6 +17,28 @@ struct Event {
   // The board page (specs/phutball.md §9.2 layout) where the event carries one. The text
   // renderer prints it; the JSON renderer sends it as "page" only for "board" events.
   std::string page;
+  // A table event's sequence number (1, 2, 3, ... per table, without gaps; table_events.h);
+  // 0 for what is meant only for the caller (ok, error, show, ...). The JSON renderer sends it
+  // as "seq"; the text renderer never shows it.
+  std::int64_t seq = 0;
+};
+
+// An event rendered at most once per transport family and shared by every recipient: the
+// table hands the same RenderedEvent to each connection, and each asks for its family's bytes.
+// Thread-safe (sessions render on their own strands).
+class RenderedEvent {
+ public:
+  explicit RenderedEvent(Event event) : event_(std::move(event)) {}
+  const Event& event() const { return event_; }
+  // render_text(event()) and render_json(event()) (render.h), computed on first use, then the
+  // same bytes for everyone.
+  std::shared_ptr<const std::string> text() const;
+  std::shared_ptr<const std::string> json() const;
+
+ private:
+  Event event_;
+  mutable std::once_flag text_once_, json_once_;
+  mutable std::shared_ptr<const std::string> text_, json_;
 };
 
 inline Event ok_event(std::string text) {

@@ -57,6 +57,9 @@ struct LobbyLimits {
   // Clicks kept per game on the biloba 0.9.3 port; a game that reaches it ends without a
   // result (the original's games are a few hundred clicks). --biloba-max-clicks
   std::size_t biloba_max_clicks = 20000;
+  // Events kept in memory per table (and read back at start-up) for `resync BOARD SEQ`; a SEQ
+  // older than the oldest kept answers an error (docs/PROTOCOL.md). --events-kept
+  std::size_t events_kept = 1000;
 };
 
 // NIST SP 800-63B §5.1.1.2: memorised secrets of at least 8 characters.

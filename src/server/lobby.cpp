@@ -68,7 +68,7 @@ std::int64_t Lobby::now_ms() {
 }
 
 void Lobby::restore() {
-  store::Snapshot snap = store_.load();
+  store::Snapshot snap = store_.load(limits_.events_kept);
   // The clocks stood still while nobody could move: from the store's last sign of life to now.
   const std::int64_t downtime_ms =
       snap.alive_ms > 0 ? std::max<std::int64_t>(0, now_ms() - snap.alive_ms) : 0;
@@ -79,6 +79,7 @@ void Lobby::restore() {
     for (auto& r : snap.ratings) ratings_[{r.game, to_lower(r.player)}] = r;
     static const std::vector<store::MoveRow> kNoMoves;
     static const std::vector<store::ChatRow> kNoChat;
+    static const std::vector<store::EventRow> kNoEvents;
     for (const auto& row : snap.tables) {
       // Whatever happens to this table, its number and id stay taken.
       next_number_[row.game] = std::max(next_number_[row.game], row.number + 1);
@@ -89,7 +90,8 @@ void Lobby::restore() {
       try {
         table =
             std::make_shared<Table>(*this, row, mit == snap.moves.end() ? kNoMoves : mit->second,
-                                    cit == snap.chat.end() ? kNoChat : cit->second);
+                                    cit == snap.chat.end() ? kNoChat : cit->second,
+                                    snap.events.count(row.id) ? snap.events[row.id] : kNoEvents);
       } catch (const std::exception& e) {
         // One bad table must not keep every other one from being played: leave it out, rows and
         // all, for someone to look at.

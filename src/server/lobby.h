@@ -75,6 +75,8 @@ class Lobby {
   boost::asio::io_context& io() { return io_; }
   store::Store& store() { return store_; }
   boost::asio::thread_pool& workers() { return workers_; }
+  // The bounds of `plateau serve` (tables read events_kept).
+  const LobbyLimits& limits() const { return limits_; }
   // Wall clock in ms since the epoch.
   static std::int64_t now_ms();
   // Open connections of `user` (case-insensitive).

@@ -4,6 +4,18 @@
 
 namespace plateau::server {
 
+std::shared_ptr<const std::string> RenderedEvent::text() const {
+  std::call_once(text_once_,
+                 [this] { text_ = std::make_shared<const std::string>(render_text(event_)); });
+  return text_;
+}
+
+std::shared_ptr<const std::string> RenderedEvent::json() const {
+  std::call_once(json_once_,
+                 [this] { json_ = std::make_shared<const std::string>(render_json(event_)); });
+  return json_;
+}
+
 std::string render_text(const Event& event) {
   std::string out;
   const auto& d = event.data;
@@ -30,6 +42,7 @@ std::string render_json(const Event& event, long long re) {
   nlohmann::json j = event.data;
   j["type"] = event.type;
   if (event.type == "board" || event.type == "challenge") j["page"] = event.page;
+  if (event.seq > 0) j["seq"] = event.seq;
   if (re >= 0) j["re"] = re;
   // Invalid UTF-8 from a client (chat) is replaced rather than failing the whole event.
   return json_text(j);

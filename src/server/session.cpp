@@ -43,6 +43,15 @@ void Session::send(const Event& event, bool reply) {
                     });
 }
 
+void Session::send_shared(std::shared_ptr<const RenderedEvent> event, bool reply) {
+  boost::asio::post(strand_, [self = std::static_pointer_cast<Session>(shared_from_this()),
+                              event = std::move(event), reply] {
+    if (self->closing_) return;
+    self->write_shared(*event, reply ? self->current_id_ : -1);
+    self->output_over_limit();
+  });
+}
+
 bool Session::output_over_limit() {
   if (pending_output() <= limits_.max_output_bytes) return false;
   if (!closing_) {

@@ -23,6 +23,7 @@ class Lobby;
 class Session : public Client {
  public:
   void send(const Event& event, bool reply) override;
+  void send_shared(std::shared_ptr<const RenderedEvent> event, bool reply) override;
   void close() override;
   // Keeps `slot` (the connection's place in the ConnectionLimit) until the session ends.
   void hold(std::shared_ptr<const void> slot) { slot_ = std::move(slot); }
@@ -44,6 +45,8 @@ class Session : public Client {
   bool output_over_limit();
   // Transport: encode and queue one event (on the strand).
   virtual void write_event(const Event& event, long long re) = 0;
+  // Queues a shared event's bytes (its family's rendering, made once for every recipient).
+  virtual void write_shared(const RenderedEvent& event, long long re) = 0;
   // Transport: close the connection (on the strand; may be called more than once).
   virtual void shutdown() = 0;
   // Bytes queued for output by the transport.

@@ -26,6 +26,7 @@
 #include "server/command.h"
 #include "server/game_clock.h"
 #include "server/table_access.h"
+#include "server/table_events.h"
 #include "store/store.h"
 
 namespace plateau::server {
@@ -71,10 +72,11 @@ class Table : public std::enable_shared_from_this<Table> {
   Table(Lobby& lobby, std::int64_t id, std::shared_ptr<const Game> game, int number,
         std::string creator, std::vector<SeatOwner> seats, ClockSettings clock,
         std::int64_t now_ms);
-  // A stored table, with its moves and chat, replayed through the rules. Throws
-  // std::runtime_error naming the table if a stored move is no longer legal.
+  // A stored table, with its moves and chat, replayed through the rules, and its last events
+  // (for resync). Throws std::runtime_error naming the table if a stored move is no longer
+  // legal or its snapshot or an event cannot be read.
   Table(Lobby& lobby, const store::TableRow& row, const std::vector<store::MoveRow>& moves,
-        const std::vector<store::ChatRow>& chat);
+        const std::vector<store::ChatRow>& chat, const std::vector<store::EventRow>& events = {});
 
   std::int64_t id() const { return id_; }
   // Who opened the table (or issued the challenge); fixed at construction, so thread-safe.
@@ -122,8 +124,13 @@ class Table : public std::enable_shared_from_this<Table> {
     bool automatic = false;
     std::int64_t at_ms = 0;
   };
-  struct Request {           // a pending draw offer or undo request
-    std::string kind;        // "draw" or "undo"
+  enum class RequestKind { kDraw, kUndo };
+  // "draw", "undo": the word in events and in the snapshot.
+  static const char* request_word(RequestKind kind) {
+    return kind == RequestKind::kDraw ? "draw" : "undo";
+  }
+  struct Request {  // a pending draw offer or undo request
+    RequestKind kind = RequestKind::kDraw;
     int by = 0;              // table seat asking
     std::set<int> accepted;  // table seats that agreed (the asker included)
   };
@@ -131,6 +138,12 @@ class Table : public std::enable_shared_from_this<Table> {
     enum class To { kCaller, kAll, kOthers, kUser } to = To::kAll;  // kOthers: all but the caller
     std::string user;
     Event event;
+    // The event as sent, shared by every recipient (finish() makes it), or an event already
+    // sent once (resync, a repeated move's acknowledgement).
+    std::shared_ptr<const RenderedEvent> shared;
+    bool as_reply = true;  // kCaller: the answer to the command (false: a replayed event)
+    // A move event: finish() puts in the board page as it stands after the whole action.
+    bool page_at_end = false;
   };
   // What one action produces: writes to make durable, then events to deliver.
   struct Tx {
@@ -138,21 +151,30 @@ class Table : public std::enable_shared_from_this<Table> {
     store::Batch batch;
     bool table_changed = false;
     std::vector<Delivery> out;
-    void reply(Event e) { out.push_back({Delivery::To::kCaller, {}, std::move(e)}); }
-    void all(Event e) { out.push_back({Delivery::To::kAll, {}, std::move(e)}); }
-    void others(Event e) { out.push_back({Delivery::To::kOthers, {}, std::move(e)}); }
+    void reply(Event e) { out.push_back({Delivery::To::kCaller, {}, std::move(e), {}, true}); }
+    void all(Event e) { out.push_back({Delivery::To::kAll, {}, std::move(e), {}, true}); }
+    // A table event that shows the board page as it stands once the action is done.
+    void all_with_final_page(Event e) {
+      out.push_back({Delivery::To::kAll, {}, std::move(e), {}, true, true});
+    }
+    void others(Event e) { out.push_back({Delivery::To::kOthers, {}, std::move(e), {}, true}); }
     void user(const std::string& name, Event e) {
-      out.push_back({Delivery::To::kUser, name, std::move(e)});
+      out.push_back({Delivery::To::kUser, name, std::move(e), {}, true});
+    }
+    // Sends an event already told (its seq kept) to the caller again, as the answer to the
+    // command (`as_reply`) or as a replayed table event.
+    void resend(std::shared_ptr<const RenderedEvent> e, bool as_reply) {
+      out.push_back({Delivery::To::kCaller, {}, {}, std::move(e), as_reply});
     }
     // Filled by finish(): the table row written (empty if unchanged) and whether a move was
     // played, for the commit's bookkeeping and its error message.
     std::string data;
     bool moved = false;
+    // The table events of this action (seq assigned by finish()), for the log once committed.
+    std::vector<std::shared_ptr<const RenderedEvent>> logged;
     // In-memory changes outside the table to undo if the batch fails (Batch::on_rollback).
     std::vector<std::function<void()>> undo;
   };
-  // A move event's page placeholder: finish() puts the page as it stands after the action.
-  static constexpr const char* kPageAtEnd = "\x01page";
   static constexpr std::size_t kChatKept = 50;  // chat lines kept in memory (and shown)
   using Action = std::function<void(Tx&)>;
   struct Job {
@@ -205,10 +227,15 @@ class Table : public std::enable_shared_from_this<Table> {
   void cmd_move(Tx& tx, const Command& c);
   void cmd_queue(Tx& tx, const Command& c);
   void cmd_resign(Tx& tx);
-  void cmd_request(Tx& tx, const std::string& kind);
+  void cmd_request(Tx& tx, RequestKind kind);
   void cmd_answer(Tx& tx, bool accept);
   void cmd_show(Tx& tx, const Command& c);
   void cmd_steps(Tx& tx, const Command& c);
+  // resync BOARD SEQ (table_resync.cpp): the table events after SEQ, then watching.
+  void cmd_resync(Tx& tx, const Command& c);
+  // `move BOARD MOVE#n` for a ply n already played: true (and the original acknowledgement
+  // re-sent to the caller, nothing stored) if the caller's seat made ply n with that move.
+  bool repeated_move(Tx& tx, const Command& c);
 
   // Game flow.
   void play(Tx& tx, const Move& move, int seat, bool automatic);
@@ -317,11 +344,12 @@ class Table : public std::enable_shared_from_this<Table> {
   std::int64_t started_ms_ = 0;
   std::int64_t ended_ms_ = 0;
   std::vector<store::ChatRow> chat_;  // recent lines
+  std::int64_t seq_ = 0;              // the last table event's seq (0: none yet)
 
   // The last committed state, for roll_back: the table row's data as stored and the moves and
   // recent chat as they are on disk.
   struct Committed {
-    bool stored = false;  // the table row is on disk
+    bool stored = false;  // the table row is on disk (with seq_ in its data)
     std::string data;
     std::vector<Played> moves;
     std::vector<store::ChatRow> chat;
@@ -339,6 +367,7 @@ class Table : public std::enable_shared_from_this<Table> {
     std::string user;  // the name it was logged in with when it came ("" if not)
   };
   std::vector<Watcher> watchers_;
+  EventLog log_;  // the last committed table events (LobbyLimits::events_kept)
   bool busy_ = false;
   std::deque<Job> waiting_;
   bool thinking_ = false;

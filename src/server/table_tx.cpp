@@ -119,7 +119,7 @@ void Table::finish(Tx tx, Done done) {
     bool moved = false;
     std::string current;
     for (auto& d : tx.out) {
-      if (d.event.page == kPageAtEnd) {
+      if (d.page_at_end) {
         if (current.empty()) current = page("Summary", *state_, static_cast<int>(moves_.size()));
         d.event.page = current;
         moved = true;
@@ -128,9 +128,26 @@ void Table::finish(Tx tx, Done done) {
       }
       if (d.event.type == "move") tx.moved = true;
     }
+    // What everyone at the table hears is a table event: numbered, and stored with the change
+    // (the snapshot counts it: seq_). A deleted table numbers nothing more.
+    std::vector<store::EventRow> event_rows;
+    if (!discarded_) {
+      for (auto& d : tx.out) {
+        if (d.to != Delivery::To::kAll) continue;
+        d.event.seq = ++seq_;
+        event_rows.push_back(encode_table_event(id_, d.event));
+        tx.table_changed = true;
+      }
+    }
     if (tx.table_changed) {
       tx.data = data_json();
       tx.batch.put_table({id_, game_name_, number_, tx.data, created_ms_});
+    }
+    for (const auto& row : event_rows) tx.batch.add_event(row);
+    // Each event is rendered once per transport family, for every recipient (RenderedEvent).
+    for (auto& d : tx.out) {
+      if (!d.shared) d.shared = std::make_shared<const RenderedEvent>(std::move(d.event));
+      if (d.shared->event().seq > 0 && d.to == Delivery::To::kAll) tx.logged.push_back(d.shared);
     }
     if (fault_hooked()) table_fault_point("finish", label());
     tx.undo = tx.batch.take_rollbacks();
@@ -146,6 +163,7 @@ void Table::finish(Tx tx, Done done) {
                                 "); the table is as it was before the command");
   }
   if (tx.batch.empty()) {
+    for (auto& e : tx.logged) log_.append(std::move(e));  // none: events always write
     deliver(tx);
     if (done) done();
     after_change();
@@ -179,6 +197,7 @@ void Table::committed(Tx& tx, Done done, std::exception_ptr error) {
     deliver(failed);
   } else {
     note_committed(tx);
+    for (auto& e : tx.logged) log_.append(std::move(e));
     deliver(tx);
   }
   try {
@@ -194,15 +213,19 @@ void Table::deliver(Tx& tx) {
   refresh_summary();  // listings and table caps agree with what the players are about to hear
   // A connection that cannot take an event (its rendering throws) misses that event; the
   // others still get it, and the table goes on.
-  auto send = [&](const std::shared_ptr<Client>& c, const Event& e, bool reply) {
+  auto send = [&](const std::shared_ptr<Client>& c, const std::shared_ptr<const RenderedEvent>& e,
+                  bool reply) {
     try {
       if (fault_hooked()) table_fault_point("deliver", label());
-      c->send(e, reply);
+      c->send_shared(e, reply);
     } catch (const std::exception& x) {
-      spdlog::error("table {}: cannot send a {} event to {}: {}", label(), e.type, c->describe(),
-                    x.what());
+      spdlog::error("table {}: cannot send a {} event to {}: {}", label(), e->event().type,
+                    c->describe(), x.what());
     }
   };
+  for (auto& d : tx.out) {
+    if (!d.shared) d.shared = std::make_shared<const RenderedEvent>(std::move(d.event));
+  }
   try {
     std::vector<std::shared_ptr<Client>> all;
     bool all_known = false;
@@ -228,29 +251,29 @@ void Table::deliver(Tx& tx) {
     for (auto& d : tx.out) {
       switch (d.to) {
         case Delivery::To::kCaller:
-          if (me) send(me, d.event, true);
-          told_caller = true;
+          if (me) send(me, d.shared, d.as_reply);
+          if (d.as_reply) told_caller = true;
           break;
         case Delivery::To::kAll:
           for (const auto& c : everyone()) {
-            send(c, d.event, c == me);
+            send(c, d.shared, c == me);
             if (c == me) told_caller = true;
           }
           break;
         case Delivery::To::kOthers:
           for (const auto& c : everyone()) {
-            if (c != me) send(c, d.event, false);
+            if (c != me) send(c, d.shared, false);
           }
           break;
         case Delivery::To::kUser:
           for (const auto& c : lobby_.clients_of(d.user)) {
-            send(c, d.event, c == me);
+            send(c, d.shared, c == me);
             if (c == me) told_caller = true;
           }
           break;
       }
     }
-    if (me && !told_caller) send(me, ok_event("ok"), true);
+    if (me && !told_caller) send(me, std::make_shared<const RenderedEvent>(ok_event("ok")), true);
   } catch (const std::exception& e) {
     spdlog::error("table {}: delivery failed: {}", label(), e.what());
   }

@@ -103,9 +103,17 @@ void TextSession::watch_partial_line() {
 
 void TextSession::write_event(const Event& event, long long) {
   if (shut_) return;
-  std::string text = render_text(event);
-  if (text.empty()) return;
-  queued_bytes_ += text.size();
+  queue_bytes(std::make_shared<const std::string>(render_text(event)));
+}
+
+void TextSession::write_shared(const RenderedEvent& event, long long) {
+  if (shut_) return;
+  queue_bytes(event.text());  // the same bytes for every text connection
+}
+
+void TextSession::queue_bytes(std::shared_ptr<const std::string> text) {
+  if (text->empty()) return;
+  queued_bytes_ += text->size();
   out_.push_back(std::move(text));
   if (output_over_limit()) return;
   if (!writing_) write_next();
@@ -123,10 +131,10 @@ void TextSession::write_next() {
     return;
   }
   writing_ = true;
-  boost::asio::async_write(socket_, boost::asio::buffer(out_.front()),
+  boost::asio::async_write(socket_, boost::asio::buffer(*out_.front()),
                            [self = std::static_pointer_cast<TextSession>(shared_from_this())](
                                boost::system::error_code ec, std::size_t) {
-                             self->queued_bytes_ -= self->out_.front().size();
+                             self->queued_bytes_ -= self->out_.front()->size();
                              self->out_.pop_front();
                              if (ec) {
                                self->out_.clear();

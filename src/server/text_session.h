@@ -21,6 +21,8 @@ class TextSession : public Session {
   void read();
   void on_read(boost::system::error_code ec, std::size_t n);
   void write_event(const Event& event, long long re) override;
+  void write_shared(const RenderedEvent& event, long long re) override;
+  void queue_bytes(std::shared_ptr<const std::string> text);
   void shutdown() override;
   std::size_t pending_output() const override { return queued_bytes_; }
   void write_next();
@@ -35,7 +37,7 @@ class TextSession : public Session {
   boost::asio::steady_timer partial_timer_;
   std::uint64_t partial_epoch_ = 0;  // which unfinished line the running timer is for
   bool partial_armed_ = false;
-  std::deque<std::string> out_;
+  std::deque<std::shared_ptr<const std::string>> out_;
   std::size_t queued_bytes_ = 0;
   bool writing_ = false;
   bool shut_ = false;

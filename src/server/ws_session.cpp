@@ -87,8 +87,20 @@ void BasicWsSession<Stream>::on_read(beast::error_code ec, std::size_t) {
 template <class Stream>
 void BasicWsSession<Stream>::write_event(const Event& event, long long re) {
   if (shut_ || !open_) return;
-  std::string text = render_json(event, re);
-  queued_bytes_ += text.size();
+  queue_bytes(std::make_shared<const std::string>(render_json(event, re)));
+}
+
+template <class Stream>
+void BasicWsSession<Stream>::write_shared(const RenderedEvent& event, long long re) {
+  if (shut_ || !open_) return;
+  // A reply carries the command's id: only then is the event rendered for this connection.
+  queue_bytes(re >= 0 ? std::make_shared<const std::string>(render_json(event.event(), re))
+                      : event.json());
+}
+
+template <class Stream>
+void BasicWsSession<Stream>::queue_bytes(std::shared_ptr<const std::string> text) {
+  queued_bytes_ += text->size();
   out_.push_back(std::move(text));
   if (output_over_limit()) return;
   if (!writing_) write_next();
@@ -108,10 +120,10 @@ void BasicWsSession<Stream>::write_next() {
   }
   writing_ = true;
   ws_.text(true);
-  ws_.async_write(boost::asio::buffer(out_.front()),
+  ws_.async_write(boost::asio::buffer(*out_.front()),
                   [self = std::static_pointer_cast<BasicWsSession>(shared_from_this())](
                       beast::error_code ec, std::size_t) {
-                    self->queued_bytes_ -= self->out_.front().size();
+                    self->queued_bytes_ -= self->out_.front()->size();
                     self->out_.pop_front();
                     if (ec) {
                       self->out_.clear();

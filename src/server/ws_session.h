@@ -30,6 +30,8 @@ class BasicWsSession : public Session {
   void read();
   void on_read(boost::beast::error_code ec, std::size_t n);
   void write_event(const Event& event, long long re) override;
+  void write_shared(const RenderedEvent& event, long long re) override;
+  void queue_bytes(std::shared_ptr<const std::string> text);
   void shutdown() override;
   std::size_t pending_output() const override { return queued_bytes_; }
   void write_next();
@@ -37,7 +39,7 @@ class BasicWsSession : public Session {
   boost::beast::websocket::stream<Stream> ws_;
   std::string peer_;
   boost::beast::flat_buffer buffer_;
-  std::deque<std::string> out_;
+  std::deque<std::shared_ptr<const std::string>> out_;
   std::size_t queued_bytes_ = 0;
   bool writing_ = false;
   bool open_ = false;

@@ -3,6 +3,7 @@
 // Plateau. The Store (store.h) owns the queue, the writer thread, group commit and the
 // callbacks; a backend only reads the snapshot and applies groups of batches durably.
 // SqliteBackend (sqlite_backend.h) is the embedded default; a PostgreSQL backend comes later.
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <span>
@@ -29,8 +30,9 @@ class Backend {
 
   // Everything stored, read consistently (one transaction). Snapshot::alive_ms is the liveness
   // time found when the backend was opened (before this process's first commit_group).
-  // Throws std::runtime_error if the read fails.
-  virtual Snapshot load() = 0;
+  // Of each table's events only the last `events_per_table` are read. Throws
+  // std::runtime_error if the read fails.
+  virtual Snapshot load(std::size_t events_per_table = SIZE_MAX) = 0;
 
   // Applies `batches` in ONE transaction, each atomically on its own (a savepoint per batch: a
   // failing batch is undone alone and reported in its slot), records `alive_ms` (wall clock, ms

@@ -72,7 +72,13 @@ struct PutCounter {
   std::int64_t value = 0;
   bool operator==(const PutCounter&) const = default;
 };
-// Deletes the table `table_id` with its moves and chat. No such table: no change.
+// Inserts a table event; fails the batch if (table_id, seq) is already stored or the table is
+// not.
+struct AddEvent {
+  EventRow row;
+  bool operator==(const AddEvent&) const = default;
+};
+// Deletes the table `table_id` with its moves, chat and events. No such table: no change.
 struct DeleteTable {
   std::int64_t table_id = 0;
   bool operator==(const DeleteTable&) const = default;
@@ -80,7 +86,7 @@ struct DeleteTable {
 
 // One write. Append new kinds at the end (see the top of this file).
 using Op = std::variant<PutAccount, PutRating, PutTable, AddMove, DeleteMovesFrom, AddChat,
-                        PutCounter, DeleteTable>;
+                        PutCounter, DeleteTable, AddEvent>;
 
 class Batch {
  public:
@@ -95,11 +101,13 @@ class Batch {
     ops_.emplace_back(DeleteMovesFrom{table_id, from_ply});
   }
   void add_chat(const ChatRow& row) { ops_.emplace_back(AddChat{row}); }
+  // Inserts a table event; fails the batch if (table_id, seq) is already stored.
+  void add_event(const EventRow& row) { ops_.emplace_back(AddEvent{row}); }
   // Raises counter `name` to `value` (a counter never goes down: a lower value is ignored).
   void put_counter(const std::string& name, std::int64_t value) {
     ops_.emplace_back(PutCounter{name, value});
   }
-  // Deletes the table `table_id` with its moves and chat (a table nobody will ever use).
+  // Deletes the table `table_id` with its moves, chat and events (a table nobody will use).
   void delete_table(std::int64_t table_id) { ops_.emplace_back(DeleteTable{table_id}); }
 
   // Registers `undo`, which reverts an in-memory change made along with this batch (a rating in

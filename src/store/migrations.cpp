@@ -67,6 +67,18 @@ CREATE TABLE counters (
       R"sql(
 ALTER TABLE accounts ADD COLUMN challenge_limit INTEGER NOT NULL DEFAULT -1;
 )sql",
+      // 5: the events of each table (what everyone at it heard), numbered 1, 2, 3, ... per table
+      // without gaps, so that a client can resync from the last one it saw. `body` is the
+      // server's JSON of the event (the table's event codec).
+      R"sql(
+CREATE TABLE table_events (
+  table_id INTEGER NOT NULL REFERENCES tables(id),
+  seq INTEGER NOT NULL,
+  kind TEXT NOT NULL,
+  body TEXT NOT NULL,
+  PRIMARY KEY (table_id, seq)
+);
+)sql",
   };
   return kMigrations;
 }

@@ -3,6 +3,8 @@
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <sqlite3.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -117,6 +119,15 @@ class OpWriter {
     q->exec();
   }
 
+  void operator()(const AddEvent& op) {
+    Run q = statement("INSERT INTO table_events(table_id, seq, kind, body) VALUES (?, ?, ?, ?)");
+    q->bind(1, static_cast<int64_t>(op.row.table_id));
+    q->bind(2, static_cast<int64_t>(op.row.seq));
+    q->bind(3, op.row.kind);
+    q->bind(4, op.row.body);
+    q->exec();
+  }
+
   void operator()(const PutCounter& op) {
     Run q = statement(
         "INSERT INTO counters(name, value) VALUES (?, ?) "
@@ -129,7 +140,7 @@ class OpWriter {
   void operator()(const DeleteTable& op) {
     for (const char* sql :
          {"DELETE FROM chat WHERE table_id = ?", "DELETE FROM moves WHERE table_id = ?",
-          "DELETE FROM tables WHERE id = ?"}) {
+          "DELETE FROM table_events WHERE table_id = ?", "DELETE FROM tables WHERE id = ?"}) {
       Run q = statement(sql);
       q->bind(1, static_cast<int64_t>(op.table_id));
       q->exec();
@@ -177,7 +188,7 @@ SqliteBackend::SqliteBackend(const std::filesystem::path& path) {
 
 SqliteBackend::~SqliteBackend() = default;
 
-Snapshot SqliteBackend::load() {
+Snapshot SqliteBackend::load(std::size_t events_per_table) {
   std::lock_guard lock(db_mutex_);
   Snapshot snap;
   SQLite::Transaction tx(*db_);
@@ -232,6 +243,21 @@ Snapshot SqliteBackend::load() {
       ChatRow row{q.getColumn(0).getInt64(), q.getColumn(1).getInt64(), q.getColumn(2).getString(),
                   q.getColumn(3).getString()};
       snap.chat[row.table_id].push_back(std::move(row));
+    }
+  }
+  {
+    // The last events_per_table of each table: seq counts 1, 2, 3, ... without gaps, so they
+    // are those above the table's last seq minus the bound.
+    SQLite::Statement q(*db_,
+                        "SELECT e.table_id, e.seq, e.kind, e.body FROM table_events e "
+                        "JOIN (SELECT table_id, MAX(seq) AS last FROM table_events "
+                        "GROUP BY table_id) m ON m.table_id = e.table_id "
+                        "WHERE e.seq > m.last - ? ORDER BY e.table_id, e.seq");
+    q.bind(1, static_cast<int64_t>(std::min<std::size_t>(events_per_table, INT64_MAX)));
+    while (q.executeStep()) {
+      EventRow row{q.getColumn(0).getInt64(), q.getColumn(1).getInt64(), q.getColumn(2).getString(),
+                   q.getColumn(3).getString()};
+      snap.events[row.table_id].push_back(std::move(row));
     }
   }
   tx.commit();

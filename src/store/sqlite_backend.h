@@ -23,7 +23,7 @@ class SqliteBackend final : public Backend {
   explicit SqliteBackend(const std::filesystem::path& path);
   ~SqliteBackend() override;
 
-  Snapshot load() override;
+  Snapshot load(std::size_t events_per_table = SIZE_MAX) override;
   GroupOutcome commit_group(std::span<const Batch* const> batches, std::int64_t alive_ms) override;
   int schema_version() const override { return version_; }
 

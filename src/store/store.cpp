@@ -38,7 +38,7 @@ Store::~Store() {
 
 int Store::schema_version() const { return backend_->schema_version(); }
 
-Snapshot Store::load() { return backend_->load(); }
+Snapshot Store::load(std::size_t events_per_table) { return backend_->load(events_per_table); }
 
 void Store::submit(Batch batch, Done done) {
   {

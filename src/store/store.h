@@ -60,8 +60,9 @@ class Store {
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;
 
-  // Everything stored, read in one transaction. Call before the first submit().
-  Snapshot load();
+  // Everything stored, read in one transaction. Call before the first submit(). Of each
+  // table's events only the last `events_per_table` are read.
+  Snapshot load(std::size_t events_per_table = 1000);
   // Queues `batch`; `done` runs on the writer thread after the commit (or failure).
   void submit(Batch batch, Done done);
   // Blocks until every batch submitted before the call is committed, and its `done` has run and

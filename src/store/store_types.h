@@ -61,6 +61,15 @@ struct ChatRow {
   bool operator==(const ChatRow&) const = default;
 };
 
+// One event of a table (server/table_events.h). (table_id, seq) is the primary key.
+struct EventRow {
+  std::int64_t table_id = 0;
+  std::int64_t seq = 0;  // 1, 2, 3, ... per table
+  std::string kind;      // the event's kind, for people reading the database
+  std::string body;      // JSON, owned by the server
+  bool operator==(const EventRow&) const = default;
+};
+
 // Everything the store holds, as read at start-up.
 struct Snapshot {
   std::vector<AccountRow> accounts;
@@ -68,6 +77,8 @@ struct Snapshot {
   std::vector<TableRow> tables;                        // by id
   std::map<std::int64_t, std::vector<MoveRow>> moves;  // table id -> moves by ply
   std::map<std::int64_t, std::vector<ChatRow>> chat;   // table id -> lines in order
+  // table id -> its last events (at most Store::load's `events_per_table`), by seq.
+  std::map<std::int64_t, std::vector<EventRow>> events;
   // When the server that wrote this store was last known alive (wall clock, ms since the epoch):
   // its last commit, heartbeat or clean shutdown. 0 if unknown (a store from before it was kept).
   std::int64_t alive_ms = 0;

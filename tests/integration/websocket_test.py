@@ -182,7 +182,8 @@ def test_websocket_spectators_and_clocks():
         assert board["type"] == "board" and board["spectators"] == ["carol"], board
         assert board["clocks"][0]["running"] and not board["clocks"][1]["running"], board
         e = alice.recv()
-        assert e == {"type": "spectators", "game": "bohnduell", "board": 101,
+        # Table events carry their seq: /join 1, bob's watching, /join 2, /start, then this.
+        assert e == {"type": "spectators", "game": "bohnduell", "board": 101, "seq": 5,
                      "spectators": ["carol"], "text": "carol is watching bohnduell 101."}, e
         replies, _ = carol.command("/watch 101")  # again: no news
         replies, _ = alice.command("move S4#1")
@@ -208,7 +209,7 @@ def test_websocket_spectators_and_clocks():
         carol.close()
         e = alice.recv()
         assert e == {"type": "spectators", "game": "bohnduell", "board": 101, "spectators": [],
-                     "text": "carol stopped watching bohnduell 101 (disconnected)."}, e
+                     "seq": 9, "text": "carol stopped watching bohnduell 101 (disconnected)."}, e
         replies, _ = alice.command("show")
         assert replies[0]["spectators"] == [], replies
         assert server.stop() == 0

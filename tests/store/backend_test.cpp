@@ -146,6 +146,32 @@ TEST_F(SqliteBackendTest, DeleteMovesFromDeletesThatTablesLaterPliesOnly) {
   EXPECT_EQ(snap.moves[2].size(), 4u);
 }
 
+TEST_F(SqliteBackendTest, TableEventsAreUniquePerSeqReadBackLastNAndDeletedWithTheTable) {
+  Batch b = table(1, 101);
+  b.put_table({2, "bohnduell", 102, "{}", 1});
+  for (int seq = 1; seq <= 5; ++seq)
+    b.add_event({1, seq, "chat", "{\"n\":" + std::to_string(seq) + "}"});
+  b.add_event({2, 1, "move", "{}"});
+  ASSERT_EQ(commit_one(b), "");
+  Batch twice;
+  twice.add_event({1, 5, "chat", "{}"});  // (table, seq) is the key: the batch fails
+  EXPECT_NE(commit_one(twice), "");
+  Batch orphan;
+  orphan.add_event({9, 1, "chat", "{}"});  // no such table
+  EXPECT_NE(commit_one(orphan), "");
+  Snapshot snap = backend().load(2);
+  EXPECT_EQ(snap.events[1],
+            (std::vector<EventRow>{{1, 4, "chat", "{\"n\":4}"}, {1, 5, "chat", "{\"n\":5}"}}));
+  EXPECT_EQ(snap.events[2], (std::vector<EventRow>{{2, 1, "move", "{}"}}));
+  EXPECT_EQ(backend().load().events[1].size(), 5u);
+  Batch gone;
+  gone.delete_table(1);
+  ASSERT_EQ(commit_one(gone), "");
+  snap = backend().load();
+  EXPECT_EQ(snap.events.count(1), 0u);
+  EXPECT_EQ(snap.events[2].size(), 1u);
+}
+
 TEST_F(SqliteBackendTest, ACounterNeverGoesDown) {
   Batch b;
   b.put_counter("guest", 10);
@@ -221,7 +247,7 @@ struct FakeState {
 class FakeBackend final : public Backend {
  public:
   explicit FakeBackend(FakeState& s) : s_(s) {}
-  Snapshot load() override { return {}; }
+  Snapshot load(std::size_t) override { return {}; }
   GroupOutcome commit_group(std::span<const Batch* const> batches, std::int64_t) override {
     std::lock_guard lock(s_.mutex);
     s_.group_sizes.push_back(batches.size());
