@@ -59,7 +59,9 @@ Lobby::Lobby(boost::asio::io_context& io, store::Store& store, boost::asio::thre
       workers_(workers),
       limits_(limits),
       accounts_(store, hashing, limits),
-      guests_(store, kGuestBlock) {}
+      guests_(store, kGuestBlock),
+      tokens_(store, limits),
+      sweep_timer_(io) {}
 
 std::int64_t Lobby::now_ms() {
   return std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -111,6 +113,8 @@ void Lobby::restore() {
     }
   }
   guests_.restore(snap.counters, next_guest_ - 1);
+  tokens_.restore(snap.tokens, now_ms());
+  arm_token_sweep();
   if (downtime_ms > 0) spdlog::info("store: the server was down for {} ms", downtime_ms);
   for (auto& t : restored) t->resume(downtime_ms);
   spdlog::info(
@@ -135,7 +139,25 @@ void Lobby::forget_table(const std::string& game, int number, const Table* table
   if (it != tables_.end() && it->second.get() == table) tables_.erase(it);
 }
 
+void Lobby::arm_token_sweep() {
+  // Often enough that a guest's tables go within a quarter of the guest token's lifetime.
+  const auto period = std::clamp<std::chrono::milliseconds>(
+      std::chrono::duration_cast<std::chrono::milliseconds>(limits_.guest_token_ttl) / 4,
+      std::chrono::milliseconds(200), std::chrono::milliseconds(60000));
+  sweep_timer_.expires_after(period);
+  sweep_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec) return;
+    const auto guests = tokens_.sweep(now_ms(), [this](const std::string& user) {
+      std::lock_guard lock(mutex_);
+      return online_.count(to_lower(user)) > 0;
+    });
+    for (const auto& g : guests) guest_left(g);
+    arm_token_sweep();
+  });
+}
+
 void Lobby::stop() {
+  sweep_timer_.cancel();
   std::lock_guard lock(mutex_);
   for (auto& [key, t] : tables_) t->stop();
 }
@@ -154,6 +176,8 @@ void Lobby::disconnected(const std::shared_ptr<Client>& client) {
   // On the client's strand, like every identity change: a login finishing later sees `gone`
   // and leaves the online list alone. (`user` stays, for the log line of the disconnection.)
   client->gone = true;
+  // A token stays valid for its lifetime after the last connection that used it.
+  if (!client->token_selector.empty()) tokens_.touch(client->token_selector, now_ms());
   std::string guest_gone;
   {
     std::lock_guard lock(mutex_);
@@ -302,6 +326,8 @@ void Lobby::dispatch(Ctx& ctx, Command& c) {
       return cmd_guest(ctx);
     case Verb::kLogout:
       return cmd_logout(ctx);
+    case Verb::kResume:
+      return cmd_resume(ctx, c);
     case Verb::kQuit:
       ctx.reply(Event{"bye", {{"text", "Goodbye."}}, {}});
       ctx.client->close();
@@ -363,17 +389,32 @@ std::function<void(std::string, std::string)> Lobby::finish_login(const Ctx& ctx
                                                                   std::string text) {
   return [this, client = ctx.client, done = ctx.done, guest, what = std::move(what),
           text = std::move(text)](std::string user, std::string error) {
-    client->on_strand([this, client, done, guest, what, text, user, error] {
-      if (!error.empty()) {
+    if (!error.empty()) {
+      return client->on_strand([client, done, error] {
         client->send(error_event(error), true);
-      } else if (!client->gone) {
-        set_user(client, user, guest);
-        spdlog::info("{}: {} {}", client->describe(), what, user);
-        std::string shown = text;
-        shown.replace(shown.find("{}"), 2, user);
-        client->send(Event{"login", {{"user", user}, {"guest", guest}, {"text", shown}}, {}}, true);
-      }
-      if (done) done();
+        if (done) done();
+      });
+    }
+    // The answer carries a resume token, handed out once it is durable.
+    tokens_.issue(user, guest, now_ms(), [this, client, done, guest, what, text, user](
+                                             std::string token, std::string selector) {
+      client->on_strand([this, client, done, guest, what, text, user, token, selector] {
+        if (client->gone) {
+          tokens_.revoke(selector);  // nobody received it
+        } else {
+          set_user(client, user, guest);
+          tokens_.revoke(client->token_selector);  // the connection's earlier identity
+          client->token_selector = selector;
+          spdlog::info("{}: {} {}", client->describe(), what, user);
+          if (token.empty()) spdlog::error("{}: no resume token (store failed)", user);
+          std::string shown = text;
+          shown.replace(shown.find("{}"), 2, user);
+          json data{{"user", user}, {"guest", guest}, {"text", shown}};
+          if (!token.empty()) data["token"] = token;
+          client->send(Event{"login", std::move(data), {}}, true);
+        }
+        if (done) done();
+      });
     });
   };
 }
@@ -397,7 +438,36 @@ void Lobby::cmd_guest(Ctx& ctx) {
   guests_.issue(finish_login(ctx, true, "guest", "Hello, {} (guest: unrated games only)."));
 }
 
+void Lobby::cmd_resume(Ctx& ctx, const Command& c) {
+  // Guessing tokens costs like guessing passwords: the same back-off per address.
+  using Clock = LoginThrottle::Clock;
+  const std::string address = ctx.client->address();
+  const std::string key = "#resume@" + address;
+  if (auto refusal = accounts_.throttle().begin(key, address, Clock::now())) {
+    refusal->by_account = false;
+    throw CommandError(Accounts::refusal_text(key, *refusal));
+  }
+  auto id = tokens_.resume(c.args[0], now_ms());
+  accounts_.throttle().end(
+      key, address, id ? LoginThrottle::Outcome::kSuccess : LoginThrottle::Outcome::kFailure,
+      Clock::now());
+  if (!id) throw CommandError("unknown, expired or revoked resume token; log in again");
+  if (id->selector != ctx.client->token_selector) tokens_.revoke(ctx.client->token_selector);
+  set_user(ctx.client, id->user, id->guest);
+  ctx.client->token_selector = id->selector;
+  spdlog::info("{}: resume {}", ctx.client->describe(), id->user);
+  ctx.reply(Event{"login",
+                  {{"user", id->user},
+                   {"guest", id->guest},
+                   {"text", "Welcome back, " + id->user +
+                                (id->guest ? " (guest: unrated games only)." : ".")},
+                   {"token", std::string(c.args[0])}},
+                  {}});
+}
+
 void Lobby::guest_left(const std::string& name) {
+  // A guest who may still come back with a resume token keeps its tables until it expires.
+  if (tokens_.holds_valid(name, now_ms())) return;
   std::vector<std::shared_ptr<Table>> mine;
   {
     std::lock_guard lock(mutex_);
@@ -431,6 +501,8 @@ void Lobby::discard_abandoned_guest_tables() {
 
 void Lobby::cmd_logout(Ctx& ctx) {
   if (ctx.client->user.empty()) throw CommandError("you are not logged in");
+  tokens_.revoke(ctx.client->token_selector);
+  ctx.client->token_selector.clear();
   set_user(ctx.client, "", false);
   ctx.client->current.reset();
   ctx.reply(ok_event("Logged out."));

@@ -19,6 +19,7 @@
 #include "server/glicko2.h"
 #include "server/guest_names.h"
 #include "server/limits.h"
+#include "server/resume_tokens.h"
 #include "server/table.h"
 #include "server/table_quota.h"
 #include "store/store.h"
@@ -106,6 +107,10 @@ class Lobby {
   void cmd_login(Ctx& ctx, const Command& c);
   void cmd_guest(Ctx& ctx);
   void cmd_logout(Ctx& ctx);
+  void cmd_resume(Ctx& ctx, const Command& c);
+  // Every sweep period: expired resume tokens go, and with them the set-up tables of guests
+  // left without one.
+  void arm_token_sweep();
   void cmd_who(Ctx& ctx);
   void cmd_games(Ctx& ctx);
   void cmd_help(Ctx& ctx, const Command& c);
@@ -137,6 +142,8 @@ class Lobby {
   const LobbyLimits limits_;
   Accounts accounts_;
   GuestNames guests_;
+  ResumeTokens tokens_;
+  boost::asio::steady_timer sweep_timer_;
 
   // Who is online: the name as logged in (so that nobody reads another client's `user`) and
   // that user's connections. An entry goes with its last connection.

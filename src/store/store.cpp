@@ -112,6 +112,29 @@ void Batch::delete_table(std::int64_t table_id) {
   });
 }
 
+void Batch::put_token(const TokenRow& row) {
+  ops_.push_back([row](SQLite::Database& db) {
+    SQLite::Statement q(db,
+                        "INSERT OR REPLACE INTO resume_tokens(selector, verifier_hash, user, "
+                        "guest, created_ms, expires_ms) VALUES (?, ?, ?, ?, ?, ?)");
+    q.bind(1, row.selector);
+    q.bind(2, row.verifier_hash);
+    q.bind(3, row.user);
+    q.bind(4, row.guest ? 1 : 0);
+    q.bind(5, static_cast<int64_t>(row.created_ms));
+    q.bind(6, static_cast<int64_t>(row.expires_ms));
+    q.exec();
+  });
+}
+
+void Batch::delete_token(const std::string& selector) {
+  ops_.push_back([selector](SQLite::Database& db) {
+    SQLite::Statement q(db, "DELETE FROM resume_tokens WHERE selector = ?");
+    q.bind(1, selector);
+    q.exec();
+  });
+}
+
 void Batch::apply(SQLite::Database& db) const {
   for (const auto& op : ops_) op(db);
 }
@@ -225,6 +248,16 @@ Snapshot Store::load() {
       ChatRow row{q.getColumn(0).getInt64(), q.getColumn(1).getInt64(), q.getColumn(2).getString(),
                   q.getColumn(3).getString()};
       snap.chat[row.table_id].push_back(std::move(row));
+    }
+  }
+  {
+    SQLite::Statement q(*db_,
+                        "SELECT selector, verifier_hash, user, guest, created_ms, expires_ms "
+                        "FROM resume_tokens ORDER BY created_ms, selector");
+    while (q.executeStep()) {
+      snap.tokens.push_back({q.getColumn(0).getString(), q.getColumn(1).getString(),
+                             q.getColumn(2).getString(), q.getColumn(3).getInt() != 0,
+                             q.getColumn(4).getInt64(), q.getColumn(5).getInt64()});
     }
   }
   tx.commit();

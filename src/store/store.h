@@ -53,6 +53,10 @@ class Batch {
   // Deletes the table `table_id` with its moves and chat (a table nobody will ever use).
   void delete_table(std::int64_t table_id);
 
+  // Inserts or replaces a resume token (selector is the key).
+  void put_token(const TokenRow& row);
+  // Deletes the resume token `selector` (logout, expiry); nothing if there is none.
+  void delete_token(const std::string& selector);
   // Registers `undo`, which reverts an in-memory change made along with this batch (a rating in
   // the lobby's cache). The store never runs it: the submitter takes them (take_rollbacks) and
   // runs them, in reverse order, if the batch fails.
