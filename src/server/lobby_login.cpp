@@ -38,9 +38,11 @@ std::function<void(std::string, std::string)> Lobby::finish_login(const Ctx& ctx
         if (client->gone) {
           tokens_.revoke(selector);  // nobody received it
         } else {
-          set_user(client, user, guest);
-          tokens_.revoke(client->token_selector);  // the connection's earlier identity
+          // The connection's earlier identity loses its token first, so that a guest it was
+          // leaves (its set-up tables go) as without tokens.
+          if (client->token_selector != selector) tokens_.revoke(client->token_selector);
           client->token_selector = selector;
+          set_user(client, user, guest);
           spdlog::info("{}: {} {}", client->describe(), what, user);
           if (token.empty()) spdlog::error("{}: no resume token (store failed)", user);
           std::string shown = text;

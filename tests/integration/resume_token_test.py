@@ -111,6 +111,29 @@ def test_guest_keeps_name_seats_and_tables():
         server.stop()
 
 
+def test_guest_logging_in_as_someone_else_leaves():
+    server = Server(BINARY, extra=FAST).start()
+    try:
+        server.text("alice", "pw-alice-1", register=True)
+        g = server.text()
+        g.send("guest")
+        token = token_after(g, r"Hello, guest\d+ \(guest: unrated games only\)\.")
+        g.send("/open bohnduell")
+        g.expect(r"bohnduell 101")
+        # The same connection becomes alice: the guest's token is revoked and the guest has
+        # left, so its set-up table goes at once (as before resume tokens existed).
+        g.send("login alice pw-alice-1")
+        token_after(g, r"Hello, alice\.")
+        watcher = server.text()
+        watcher.send("guest")
+        watcher.expect(r"^Hello, guest")
+        assert eventually(lambda: answer(watcher, "tables") == "No tables.\n"), \
+            answer(watcher, "tables")
+        assert resume(server.text(), token) == BAD
+    finally:
+        server.stop()
+
+
 def test_guest_token_expires():
     server = Server(BINARY, extra=FAST + ["--guest-token-ttl", "1"]).start()
     try:
@@ -219,6 +242,7 @@ def test_websocket_token_and_resume():
 
 if __name__ == "__main__":
     run_tests([test_text_account_resume_and_logout, test_guest_keeps_name_seats_and_tables,
-               test_guest_token_expires, test_guessing_is_throttled,
+               test_guest_logging_in_as_someone_else_leaves, test_guest_token_expires,
+               test_guessing_is_throttled,
                test_bounded_per_user_survives_restart_stored_hashed,
                test_websocket_token_and_resume])
