@@ -39,12 +39,6 @@ Lobby::Lobby(boost::asio::io_context& io, store::Store& store, boost::asio::thre
       tokens_(store, limits),
       sweep_timer_(io) {}
 
-std::int64_t Lobby::now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 void Lobby::restore() {
   store::Snapshot snap = store_.load();
   // The clocks stood still while nobody could move: from the store's last sign of life to now.

@@ -93,8 +93,7 @@ class Lobby : public TableServices {
     directory_.forget(game, number, table);
   }
 
-  // Wall clock in ms since the epoch.
-  static std::int64_t now_ms();
+  using TableServices::now_ms;  // wall clock in ms since the epoch
   std::shared_ptr<Table> find_table(const std::string& game, int number) const {
     return directory_.find(game, number);
   }

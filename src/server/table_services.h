@@ -4,6 +4,7 @@
 // the store, who is connected as a user, whether a name is an account, the rating of a finished
 // game, and removing a table that never became durable. The Lobby implements it by forwarding
 // to its services (presence.h, ratings.h, table_directory.h, accounts.h).
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -20,6 +21,12 @@ class Table;
 class TableServices {
  public:
   virtual ~TableServices() = default;
+  // Wall clock in ms since the epoch (Lobby::now_ms() is this one).
+  static std::int64_t now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  }
   virtual boost::asio::io_context& io() = 0;
   virtual store::Store& store() = 0;
   // The CPU players' pool.
