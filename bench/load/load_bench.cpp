@@ -7,7 +7,13 @@
 // duplicated moves must both be 0. All clients share 127.0.0.1, so the server is started with
 // --max-connections-per-address and --max-connections raised to the number of clients + 64.
 //
+// --echo runs the same clients, games and rate against a minimal Boost.Asio line-echo server
+// (echo_server.h) instead: every line comes straight back to its sender, so a move's
+// "acknowledgement" is its own echo. With --server as well, both run one after the other and a
+// last line gives Plateau's moves/s and latency as ratios to the echo's (bare I/O).
+//
 //   plateau_load --server build/release/plateau --connections 1000 --games 500 --seconds 20
+//   plateau_load --server build/release/plateau --echo --rate 2500 --seconds 15
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -31,6 +37,7 @@
 #include "core/registry.h"
 #include "core/state.h"
 #include "core/text.h"
+#include "echo_server.h"
 #include "games/register.h"
 
 namespace {
@@ -47,6 +54,8 @@ struct Options {
   std::string game = "bohnduell(supply=20)";
   double rate = 0;  // offered moves/s in all (think time between moves); 0: as fast as possible
   std::uint64_t seed = 1;
+  bool echo = false;     // also (or, without --server, only) run against the echo server
+  int echo_threads = 2;  // I/O threads of the echo server (plateau serve's default --threads)
 };
 
 std::uint16_t free_port() {
@@ -115,6 +124,8 @@ struct Bench {
   asio::steady_timer timer{io};
   std::string game_name;
   std::string game_options;
+  bool echo = false;     // the peer is the echo server: replies are our own lines
+  int next_board = 101;  // echo: boards are numbered here, as the server would
 
   void logged(Conn&) {
     if (++logged_in < opt.connections) return;
@@ -277,6 +288,23 @@ void Conn::send(std::string line) {
 
 void Conn::on_line(const std::string& line) {
   static const std::regex kMove(R"(^(\w+) (\d+): (\d+)\. \S+ \S+ (\S+)$)");
+  if (bench.echo) {
+    // The same dialogue, each line answered by itself: the login, the challenge, the moves.
+    static const std::regex kEchoedMove(R"(^move (\d+) (\S+)#(\d+)$)");
+    std::smatch m;
+    if (line == "guest") {
+      name = "guest" + std::to_string(index + 1);
+      bench.logged(*this);
+    } else if (line.rfind(bench.game_name + " challenge", 0) == 0) {
+      bench.on_new_board(*this, bench.next_board++);
+    } else if (std::regex_match(line, m, kEchoedMove)) {
+      bench.on_move(*this, std::stoi(m[1]), std::stoi(m[3]), m[2]);
+    } else {
+      ++bench.errors;
+      std::cerr << "echo: unexpected line " << line << "\n";
+    }
+    return;
+  }
   if (line.rfind("Hello, guest", 0) == 0) {
     name = line.substr(7, line.find(' ', 7) - 7);
     bench.logged(*this);
@@ -308,44 +336,83 @@ double percentile(std::vector<double> v, double p) {
   return v[std::min(v.size() - 1, static_cast<std::size_t>(p * static_cast<double>(v.size())))];
 }
 
-int run(const Options& opt) {
-  plateau::register_builtin_games();
+// What one run measured.
+struct RunResult {
+  long moves = 0;
+  double moves_per_s = 0;
+  double p50 = 0, p99 = 0, max = 0;  // ms
+  bool ok = false;                   // no error, nothing lost or duplicated
+};
+
+// Starts the peer in a child process: `plateau serve` (exec) or the echo server (fork only).
+pid_t start_peer(const Options& opt, bool echo, const std::filesystem::path& dir,
+                 std::uint16_t text_port, const std::string& log) {
+  const std::uint16_t http_port = free_port();
+  const std::uint16_t biloba_port = free_port();
+  pid_t pid = ::fork();
+  if (pid != 0) return pid;
+  FILE* f = std::freopen(log.c_str(), "w", stderr);
+  (void)f;
+  if (echo) {
+    try {
+      plateau::bench::run_echo_server("127.0.0.1", text_port, opt.echo_threads);
+      std::_Exit(0);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "echo server: %s\n", e.what());
+      std::_Exit(1);
+    }
+  }
+  std::string data = (dir / "data").string();
+  std::string tp = std::to_string(text_port), hp = std::to_string(http_port),
+              bp = std::to_string(biloba_port);
+  // Every client comes from 127.0.0.1: raise the per-address connection cap (default 32)
+  // and the total cap above the number of clients (with room for the probes).
+  const std::string cap = std::to_string(opt.connections + 64);
+  ::execl(opt.server.c_str(), opt.server.c_str(), "serve", "--data-dir", data.c_str(), "--bind",
+          "127.0.0.1", "--text-port", tp.c_str(), "--http-port", hp.c_str(), "--biloba-port",
+          bp.c_str(), "--log-level", "warn", "--rate", "100000", "--max-connections-per-address",
+          cap.c_str(), "--max-connections", cap.c_str(), static_cast<char*>(nullptr));
+  std::perror("exec");
+  std::_Exit(127);
+}
+
+// Every acknowledged move must be in the store exactly once, in order.
+void compare_with_store(const Bench& bench, const std::filesystem::path& db_path, long& stored,
+                        long& lost, long& duplicated) {
+  SQLite::Database db(db_path.string(), SQLite::OPEN_READONLY);
+  std::map<int, std::vector<std::string>> in_db;
+  SQLite::Statement q(db,
+                      "SELECT t.number, m.move FROM moves m JOIN tables t ON t.id = m.table_id "
+                      "WHERE t.game = ? ORDER BY t.number, m.ply");
+  q.bind(1, bench.game_name);
+  while (q.executeStep()) {
+    in_db[q.getColumn(0).getInt()].push_back(q.getColumn(1).getString());
+    ++stored;
+  }
+  for (const auto& [board, moves] : bench.acked) {
+    const auto& got = in_db[board];
+    std::size_t same = 0;
+    while (same < moves.size() && same < got.size() && moves[same] == got[same]) ++same;
+    lost += static_cast<long>(moves.size() - same);
+    duplicated += static_cast<long>(got.size() > moves.size() ? got.size() - moves.size() : 0);
+  }
+}
+
+RunResult run_once(const Options& opt, bool echo) {
   Bench bench;
   bench.opt = opt;
+  bench.echo = echo;
   bench.rng.seed(opt.seed);
   bench.game = plateau::make_game(opt.game);
   bench.game_name = bench.game->name();
   bench.game_options = bench.game->options_string();
-  if (opt.connections < 2 * opt.games) {
-    std::cerr << "need at least 2 connections per game\n";
-    return 2;
-  }
   const auto dir =
       std::filesystem::temp_directory_path() / ("plateau-load-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   const std::uint16_t text_port = free_port();
-  const std::uint16_t http_port = free_port();
-  const std::uint16_t biloba_port = free_port();
   const std::string log = (dir / "server.log").string();
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    FILE* f = std::freopen(log.c_str(), "w", stderr);
-    (void)f;
-    std::string data = (dir / "data").string();
-    std::string tp = std::to_string(text_port), hp = std::to_string(http_port),
-                bp = std::to_string(biloba_port);
-    // Every client comes from 127.0.0.1: raise the per-address connection cap (default 32)
-    // and the total cap above the number of clients (with room for the probes).
-    const std::string cap = std::to_string(opt.connections + 64);
-    ::execl(opt.server.c_str(), opt.server.c_str(), "serve", "--data-dir", data.c_str(), "--bind",
-            "127.0.0.1", "--text-port", tp.c_str(), "--http-port", hp.c_str(), "--biloba-port",
-            bp.c_str(), "--log-level", "warn", "--rate", "100000",
-            "--max-connections-per-address", cap.c_str(), "--max-connections", cap.c_str(),
-            static_cast<char*>(nullptr));
-    std::perror("exec");
-    std::_Exit(127);
-  }
+  const pid_t pid = start_peer(opt, echo, dir, text_port, log);
   bench.endpoint = tcp::endpoint(asio::ip::make_address("127.0.0.1"), text_port);
   // Wait for the text port.
   for (int i = 0;; ++i) {
@@ -355,9 +422,10 @@ int run(const Options& opt) {
     s.connect(bench.endpoint, ec);
     if (!ec) break;
     if (i > 200) {
-      std::cerr << "server did not start; see " << log << "\n";
+      std::cerr << (echo ? "echo server" : "server") << " did not start; see " << log << "\n";
       ::kill(pid, SIGKILL);
-      return 1;
+      ::waitpid(pid, nullptr, 0);
+      return {};
     }
     ::usleep(50000);
   }
@@ -372,7 +440,6 @@ int run(const Options& opt) {
     bench.conns[pg.b]->game = g;
     bench.games.push_back(std::move(pg));
   }
-  // Connect gradually: the server's accept backlog is finite.
   for (auto& c : bench.conns) c->start(bench.endpoint);
   const auto wall = Clock::now();
   bench.io.run();
@@ -383,47 +450,65 @@ int run(const Options& opt) {
   ::waitpid(pid, &status, 0);
 
   const double secs = std::chrono::duration<double>(bench.end - bench.start).count();
-  // Every acknowledged move must be in the store exactly once, in order.
   long lost = 0, duplicated = 0, stored = 0;
-  {
-    SQLite::Database db((dir / "data" / "plateau.db").string(), SQLite::OPEN_READONLY);
-    std::map<int, std::vector<std::string>> in_db;
-    SQLite::Statement q(db,
-                        "SELECT t.number, m.move FROM moves m JOIN tables t ON t.id = m.table_id "
-                        "WHERE t.game = ? ORDER BY t.number, m.ply");
-    q.bind(1, bench.game_name);
-    while (q.executeStep()) {
-      in_db[q.getColumn(0).getInt()].push_back(q.getColumn(1).getString());
-      ++stored;
-    }
-    for (const auto& [board, moves] : bench.acked) {
-      const auto& got = in_db[board];
-      std::size_t same = 0;
-      while (same < moves.size() && same < got.size() && moves[same] == got[same]) ++same;
-      lost += static_cast<long>(moves.size() - same);
-      duplicated += static_cast<long>(got.size() > moves.size() ? got.size() - moves.size() : 0);
-    }
-  }
-  std::cout << "connections " << opt.connections << ", games " << opt.games << " (" << opt.game
-            << "), offered "
+  if (!echo) compare_with_store(bench, dir / "data" / "plateau.db", stored, lost, duplicated);
+  std::cout << (echo ? "echo server (bare I/O): " : "plateau serve: ") << "connections "
+            << opt.connections << ", games " << opt.games << " (" << opt.game << "), offered "
             << (opt.rate > 0 ? std::to_string(static_cast<long>(opt.rate)) + " moves/s"
                              : std::string("as fast as possible"))
             << ", " << secs << " s measured ("
             << std::chrono::duration<double>(Clock::now() - wall).count() << " s in all)\n";
-  std::cout << "moves " << bench.moves << ", " << static_cast<long>(bench.moves / secs)
+  RunResult r;
+  r.moves = bench.moves;
+  r.moves_per_s = secs > 0 ? static_cast<double>(bench.moves) / secs : 0;
+  r.p50 = percentile(bench.latencies_ms, 0.5);
+  r.p99 = percentile(bench.latencies_ms, 0.99);
+  r.max = percentile(bench.latencies_ms, 1.0);
+  std::cout << "moves " << bench.moves << ", " << static_cast<long>(r.moves_per_s)
             << " moves/s; games finished " << bench.games_finished << "\n";
   char buf[200];
-  std::snprintf(buf, sizeof buf, "latency p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
-                percentile(bench.latencies_ms, 0.5), percentile(bench.latencies_ms, 0.99),
-                percentile(bench.latencies_ms, 1.0));
+  std::snprintf(buf, sizeof buf, "latency p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", r.p50, r.p99,
+                r.max);
   std::cout << buf;
   std::cout << "server memory: peak " << vm_hwm / 1024 << " MiB, at the end " << vm_rss / 1024
             << " MiB\n";
-  std::cout << "errors " << bench.errors << "; stored moves " << stored << "; lost " << lost
-            << ", duplicated " << duplicated << "; server exit status "
-            << (WIFEXITED(status) ? WEXITSTATUS(status) : -1) << "\n";
+  std::cout << "errors " << bench.errors;
+  if (echo) {
+    std::cout << "; nothing stored (echo)";
+  } else {
+    std::cout << "; stored moves " << stored << "; lost " << lost << ", duplicated " << duplicated;
+  }
+  std::cout << "; server exit status " << (WIFEXITED(status) ? WEXITSTATUS(status) : -1) << "\n"
+            << std::flush;
   std::filesystem::remove_all(dir);
-  return (lost == 0 && duplicated == 0 && bench.errors == 0) ? 0 : 1;
+  r.ok = lost == 0 && duplicated == 0 && bench.errors == 0 && bench.moves > 0;
+  return r;
+}
+
+int run(const Options& opt) {
+  plateau::register_builtin_games();
+  if (opt.connections < 2 * opt.games) {
+    std::cerr << "need at least 2 connections per game\n";
+    return 2;
+  }
+  if (opt.server.empty() && !opt.echo) {
+    std::cerr << "give --server (plateau serve), --echo (the echo server), or both\n";
+    return 2;
+  }
+  RunResult plateau_run, echo_run;
+  if (!opt.server.empty()) plateau_run = run_once(opt, false);
+  if (opt.echo) echo_run = run_once(opt, true);
+  if (!opt.server.empty() && opt.echo && echo_run.moves_per_s > 0 && echo_run.p50 > 0 &&
+      echo_run.p99 > 0) {
+    char buf[200];
+    std::snprintf(buf, sizeof buf,
+                  "plateau / echo: moves/s %.3f, p50 %.1fx, p99 %.1fx (%.2f ms vs %.2f ms)\n",
+                  plateau_run.moves_per_s / echo_run.moves_per_s, plateau_run.p50 / echo_run.p50,
+                  plateau_run.p99 / echo_run.p99, plateau_run.p99, echo_run.p99);
+    std::cout << buf;
+  }
+  const bool ok = (opt.server.empty() || plateau_run.ok) && (!opt.echo || echo_run.ok);
+  return ok ? 0 : 1;
 }
 
 }  // namespace
@@ -432,7 +517,11 @@ int main(int argc, char** argv) {
   Options opt;
   CLI::App app{"Load test of plateau serve: N text clients playing M games on loopback",
                "plateau_load"};
-  app.add_option("--server", opt.server, "The plateau binary")->required();
+  app.add_option("--server", opt.server, "The plateau binary (runs `plateau serve`)");
+  app.add_flag("--echo", opt.echo,
+               "Also run against a bare Boost.Asio line-echo server (alone without --server)");
+  app.add_option("--echo-threads", opt.echo_threads, "I/O threads of the echo server")
+      ->capture_default_str();
   app.add_option("--connections", opt.connections, "Client connections")->capture_default_str();
   app.add_option("--games", opt.games, "Games played at once (2 connections each)")
       ->capture_default_str();

@@ -1,6 +1,9 @@
 #include "ai/bot.h"
 
+#include <algorithm>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "ai/alphabeta.h"
 #include "ai/greedy.h"
@@ -9,6 +12,7 @@
 #include "core/error.h"
 #include "core/game.h"
 #include "core/random.h"
+#include "core/registry.h"
 #include "core/text.h"
 
 namespace plateau {
@@ -114,7 +118,7 @@ class LevelBot : public Bot {
     const std::string spec = state.game()->spec();
     if (spec != spec_) {
       spec_ = spec;
-      spec_level_ = ai::level_spec(state.game()->name(), state.game()->num_seats(), level_);
+      spec_level_ = ai::level_spec(*state.game(), level_);
       mcts_.reset();
       alphabeta_.reset();
       if (spec_level_.algorithm == ai::Algorithm::kMcts) {
@@ -151,12 +155,31 @@ std::optional<int> level_of(const std::string& key) {
 }  // namespace
 
 std::string bot_names() {
-  return "random, greedy, classic (biloba), 1, 2, 3, 4, 5 (or level1..level5)";
+  // The games' own players (GameInfo::builtin_players) with the games that have them, in the
+  // registry's order: "classic (biloba)".
+  std::vector<std::pair<std::string, std::vector<std::string>>> builtin;
+  for (const GameInfo* g : registered_games()) {
+    for (const std::string& player : g->builtin_players) {
+      auto it = std::find_if(builtin.begin(), builtin.end(),
+                             [&](const auto& b) { return b.first == player; });
+      if (it == builtin.end()) it = builtin.insert(builtin.end(), {player, {}});
+      it->second.push_back(g->name);
+    }
+  }
+  std::string names = "random, greedy, ";
+  for (const auto& [player, games] : builtin) names += player + " (" + join(games, ", ") + "), ";
+  return names + "1, 2, 3, 4, 5 (or level1..level5)";
 }
 
 bool is_bot_name(std::string_view name) {
   const std::string key = to_lower(trim(name));
-  return key == "random" || key == "greedy" || key == "classic" || level_of(key).has_value();
+  if (key == "random" || key == "greedy" || level_of(key).has_value()) return true;
+  for (const GameInfo* g : registered_games()) {
+    for (const std::string& player : g->builtin_players) {
+      if (key == to_lower(player)) return true;
+    }
+  }
+  return false;
 }
 
 std::unique_ptr<Bot> make_bot(std::string_view name, std::uint64_t seed) {
@@ -169,8 +192,8 @@ std::unique_ptr<Bot> make_bot(std::string_view name, const BotOptions& options) 
   const std::string key = to_lower(trim(name));
   if (key == "random") return std::make_unique<RandomBot>(options);
   if (key == "greedy") return std::make_unique<GreedyBot>(options);
-  if (key == "classic") return std::make_unique<BuiltinBot>(key, options.seed);
   if (auto level = level_of(key)) return std::make_unique<LevelBot>(*level, options);
+  if (is_bot_name(key)) return std::make_unique<BuiltinBot>(key, options.seed);
   throw OptionError("unknown bot '" + std::string(trim(name)) + "'; bots are: " + bot_names());
 }
 

@@ -4,63 +4,49 @@
 
 namespace plateau::ai {
 
-namespace {
-
-LevelSpec mcts_level(std::uint64_t playouts, int playout_depth, double exploration) {
+LevelSpec level_spec(const BotLevel& level) {
   LevelSpec s;
-  s.algorithm = Algorithm::kMcts;
-  s.budget = playouts;
-  s.mcts.playout_depth = playout_depth;
-  s.mcts.exploration = exploration;
-  s.description = "MCTS, " + std::to_string(playouts) + " playouts";
-  if (playout_depth > 0) s.description += " of " + std::to_string(playout_depth) + " plies";
-  return s;
-}
-
-LevelSpec alphabeta_level(std::uint64_t nodes, bool exact) {
-  LevelSpec s;
+  s.budget = level.budget;
+  const std::string budget = std::to_string(level.budget);
+  if (level.search == BotLevel::Search::kMcts) {
+    s.algorithm = Algorithm::kMcts;
+    s.mcts.playout_depth = level.playout_depth;
+    s.mcts.exploration = level.exploration;
+    s.description = "MCTS, " + budget + " playouts";
+    if (level.playout_depth > 0) {
+      s.description += " of " + std::to_string(level.playout_depth) + " plies";
+    }
+    return s;
+  }
   s.algorithm = Algorithm::kAlphaBeta;
-  s.budget = nodes;
-  s.alphabeta.use_exact = exact;
-  s.description = std::string(exact ? "exact solver, else " : "") + "alpha-beta, " +
-                  std::to_string(nodes) + " nodes";
+  s.alphabeta.use_exact = level.use_exact;
+  s.alphabeta.max_moves = level.max_moves;
+  const bool best_reply = level.search == BotLevel::Search::kBestReply;
+  if (best_reply) s.alphabeta.multi_seat = MultiSeatMode::kBestReply;
+  s.description = std::string(level.use_exact ? "exact solver, else " : "") +
+                  (best_reply ? "best-reply search, " : "alpha-beta, ") + budget + " nodes";
+  if (level.max_moves > 0) {
+    s.description += ", " + std::to_string(level.max_moves) + " moves per node";
+  }
   return s;
 }
 
-}  // namespace
-
-LevelSpec level_spec(const std::string& game_name, int num_seats, int level) {
+LevelSpec level_spec(const Game& game, int level) {
   if (level < kMinLevel || level > kMaxLevel) {
     throw std::out_of_range("bot levels are 1 to 5, not " + std::to_string(level));
   }
-  const int i = level - 1;
-  (void)num_seats;
-  if (game_name == "bohnduell") {
-    // Alpha-beta over the store-margin evaluation; level 5 plays perfectly (exact solver).
-    static constexpr std::uint64_t kNodes[] = {30, 300, 3'000, 30'000, 300'000};
-    return alphabeta_level(kNodes[i], level == 5);
+  const std::size_t i = static_cast<std::size_t>(level - 1);
+  const std::vector<BotLevel> ladder = game.bot_ladder();
+  if (ladder.empty()) {
+    // The generic ladder: plain UCT with playouts to the end.
+    static constexpr std::uint64_t kPlayouts[] = {50, 300, 1'500, 6'000, 20'000};
+    return level_spec(BotLevel::mcts(kPlayouts[i], 0, 0.7));
   }
-  if (game_name == "biloba") {
-    // Alpha-beta (2 seats) or best-reply search (3-4 seats) over pawns and threats.
-    static constexpr std::uint64_t kNodes2[] = {100, 800, 4'000, 12'000, 40'000};
-    static constexpr std::uint64_t kNodes4[] = {100, 600, 3'000, 10'000, 30'000};
-    if (num_seats <= 2) return alphabeta_level(kNodes2[i], false);
-    LevelSpec spec = alphabeta_level(kNodes4[i], false);
-    spec.alphabeta.multi_seat = MultiSeatMode::kBestReply;
-    spec.description = "best-reply search, " + std::to_string(kNodes4[i]) + " nodes";
-    return spec;
+  if (ladder.size() != static_cast<std::size_t>(kMaxLevel)) {
+    throw std::logic_error(game.name() + "'s bot ladder has " + std::to_string(ladder.size()) +
+                           " levels, not 5");
   }
-  if (game_name == "phutball") {
-    // Alpha-beta over the 24 best-ordered moves (jumps, placements near the ball), with the
-    // exact win-in-one search at every node.
-    static constexpr std::uint64_t kNodes[] = {50, 400, 2'000, 8'000, 25'000};
-    LevelSpec spec = alphabeta_level(kNodes[i], false);
-    spec.alphabeta.max_moves = 24;
-    spec.description += ", 24 moves per node";
-    return spec;
-  }
-  static constexpr std::uint64_t kPlayouts[] = {50, 300, 1'500, 6'000, 20'000};
-  return mcts_level(kPlayouts[i], 0, 0.7);
+  return level_spec(ladder[i]);
 }
 
 }  // namespace plateau::ai

@@ -19,10 +19,10 @@
 #include "games/biloba/biloba_board.h"
 #include "games/biloba/biloba_notation.h"
 #include "games/register.h"
-#include "server/biloba/blb.h"
-#include "server/biloba/click_game.h"
-#include "server/biloba/discovery.h"
-#include "server/biloba/legacy_client.h"
+#include "compat/biloba/blb.h"
+#include "compat/biloba/click_game.h"
+#include "compat/biloba/discovery.h"
+#include "compat/biloba/legacy_client.h"
 
 namespace {
 

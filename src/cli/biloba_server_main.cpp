@@ -9,8 +9,8 @@
 
 #include "ai/bot.h"
 #include "games/register.h"
-#include "server/biloba/discovery.h"
-#include "server/biloba/legacy_server.h"
+#include "compat/biloba/discovery.h"
+#include "compat/biloba/legacy_server.h"
 
 int main(int argc, char** argv) {
   using namespace plateau::biloba::net;
@@ -50,6 +50,10 @@ int main(int argc, char** argv) {
   options.cpu_seed = std::random_device{}();
   try {
     boost::asio::io_context io;
+    // CPU seats think on a thread of their own, never on the I/O loop. Declared after `io`, so
+    // it is joined before the loop it posts answers to is destroyed.
+    boost::asio::thread_pool cpus(1);
+    options.cpu_executor = cpus.get_executor();
     LegacyServer server(io.get_executor(), options);
     server.start();
     std::cout << "biloba-server: listening on " << options.address << ":" << server.port()
@@ -66,6 +70,8 @@ int main(int argc, char** argv) {
       io.stop();
     });
     io.run();
+    cpus.stop();
+    cpus.join();
   } catch (const std::exception& e) {
     std::cerr << "biloba-server: " << e.what() << "\n";
     return 1;

@@ -7,7 +7,7 @@
 #include "games/biloba/biloba_board.h"
 #include "games/biloba/biloba_notation.h"
 #include "games/biloba/biloba_print.h"
-#include "server/biloba/click_player.h"
+#include "compat/biloba/click_player.h"
 
 namespace plateau::cli::biloba_tui {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "games/biloba/biloba_clicks.h"
-#include "server/biloba/click_game.h"
+#include "compat/biloba/click_game.h"
 
 namespace plateau::cli::biloba_tui {
 

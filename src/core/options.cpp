@@ -8,10 +8,27 @@
 
 namespace plateau {
 
+const char* option_type_name(OptionType type) {
+  switch (type) {
+    case OptionType::kInt:
+      return "int";
+    case OptionType::kDecimal:
+      return "decimal";
+    case OptionType::kEnum:
+      return "enum";
+    case OptionType::kBool:
+      return "bool";
+  }
+  return "enum";
+}
+
 OptionSpec OptionSpec::integer(std::string name, int default_value, int min, int max,
                                std::string help) {
   OptionSpec spec;
   spec.name = name;
+  spec.type = OptionType::kInt;
+  spec.min = min;
+  spec.max = max;
   spec.default_value = std::to_string(default_value);
   spec.help = std::move(help);
   spec.accepted = "an integer " + std::to_string(min) + ".." + std::to_string(max);
@@ -34,6 +51,7 @@ OptionSpec OptionSpec::choice(std::string name, std::string default_value,
                               std::vector<std::string> choices, std::string help) {
   OptionSpec spec;
   spec.name = name;
+  spec.choices = choices;
   spec.default_value = std::move(default_value);
   spec.help = std::move(help);
   spec.accepted = join(choices, "|");
@@ -45,6 +63,15 @@ OptionSpec OptionSpec::choice(std::string name, std::string default_value,
     throw OptionError("bad value '" + std::string(trim(text)) + "' for option " + name +
                       ": expected one of " + join(choices, ", "));
   };
+  return spec;
+}
+
+OptionSpec OptionSpec::boolean(std::string name, bool default_on, std::string off, std::string on,
+                               std::string help) {
+  std::string default_value = default_on ? on : off;
+  OptionSpec spec = choice(std::move(name), std::move(default_value),
+                           {std::move(off), std::move(on)}, std::move(help));
+  spec.type = OptionType::kBool;
   return spec;
 }
 

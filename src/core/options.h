@@ -11,8 +11,23 @@
 
 namespace plateau {
 
+// What kind of value an option takes, so that forms (the browser's lobby, /api/games) can offer
+// the right control: a number in [min, max] by `step`, one of `choices`, or a switch whose
+// two canonical words are choices[0] (off) and choices[1] (on).
+enum class OptionType { kInt, kDecimal, kEnum, kBool };
+
+// The wire name of a type: "int", "decimal", "enum", "bool" (/api/games, docs/PROTOCOL.md).
+const char* option_type_name(OptionType type);
+
 struct OptionSpec {
   std::string name;
+  OptionType type = OptionType::kEnum;
+  // kInt and kDecimal: the accepted range and the spacing of accepted values (1 for kInt).
+  double min = 0;
+  double max = 0;
+  double step = 1;
+  // kEnum: every accepted value, canonical spelling; kBool: {off word, on word}.
+  std::vector<std::string> choices;
   std::string default_value;  // canonical text
   std::string help;           // one line, for `plateau games` and `help`
   std::string accepted;       // human description of the accepted values, e.g. "1..63"
@@ -25,6 +40,9 @@ struct OptionSpec {
   // An option taking one of `choices` (case-insensitive input, canonical as listed).
   static OptionSpec choice(std::string name, std::string default_value,
                            std::vector<std::string> choices, std::string help);
+  // A switch: choice() of {off, on} typed kBool; the default is `on` when `default_on`.
+  static OptionSpec boolean(std::string name, bool default_on, std::string off, std::string on,
+                            std::string help);
 };
 
 // A named preset: a set of option values (e.g. phutball `winningways`).

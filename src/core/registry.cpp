@@ -50,6 +50,15 @@ std::shared_ptr<const Game> make_game(std::string_view name, std::string_view op
   return it->second.factory(values);
 }
 
+std::shared_ptr<const Game> make_game_with_seats(const GameInfo& info, int seats) {
+  if (seats < info.min_seats || seats > info.max_seats) {
+    throw OptionError(info.name + " has " + std::to_string(info.min_seats) + " to " +
+                      std::to_string(info.max_seats) + " seats, not " + std::to_string(seats));
+  }
+  if (info.seat_count_option.empty()) return make_game(info.name, "");
+  return make_game(info.name, info.seat_count_option + "=" + std::to_string(seats));
+}
+
 std::shared_ptr<const Game> make_game(std::string_view spec) {
   std::string_view text = trim(spec);
   auto open = text.find('(');

@@ -19,6 +19,11 @@ void register_game(GameInfo info, GameFactory factory);
 // Infos of every registered game, sorted by name.
 std::vector<const GameInfo*> registered_games();
 
+// The game `info` names, with `seats` seats and every other option at its default: through its
+// seat_count_option when it has one (Biloba: players=3), else the default game (whose seat count
+// is min_seats == max_seats). Throws OptionError for a seat count the game does not take.
+std::shared_ptr<const Game> make_game_with_seats(const GameInfo& info, int seats);
+
 // Creates a game from `spec`: "name" or "name(opt=value,...,preset)", case-insensitive, spaces
 // allowed around items. Throws OptionError listing the registered games for an unknown name, or
 // naming the bad option and what it accepts.

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/registry.h"
+#include "server/games_json.h"
 #include "core/text.h"
 #include "server/json_text.h"
 #include "server/lobby.h"
@@ -178,14 +179,9 @@ void BasicHttpSession<Stream>::on_read(beast::error_code ec) {
     return;
   }
   if (target == "/api/games") {
-    nlohmann::json j = nlohmann::json::array();
-    for (const GameInfo* g : registered_games()) {
-      j.push_back({{"name", g->name},
-                   {"title", g->title},
-                   {"min_seats", g->min_seats},
-                   {"max_seats", g->max_seats}});
-    }
-    respond(make(http::status::ok, json_text(j) + "\n", "application/json"));
+    // The same for every request and every connection: built once.
+    static const std::string kGames = json_text(games_json()) + "\n";
+    respond(make(http::status::ok, kGames, "application/json"));
     return;
   }
   if (target == "/api/tables") {

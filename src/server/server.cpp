@@ -3,8 +3,8 @@
 #include <fstream>
 #include <memory>
 
-#include "server/biloba/legacy_server.h"
-#include "server/biloba/lobby_names.h"
+#include "compat/biloba/legacy_server.h"
+#include "compat/biloba/lobby_names.h"
 
 #include <spdlog/spdlog.h>
 
@@ -137,7 +137,7 @@ class Listener : public std::enable_shared_from_this<Listener> {
   bool stopped_ = false;
 };
 
-// The port-8000 server of biloba 0.9.3 clients (src/server/biloba/legacy_server.h). Each
+// The port-8000 server of biloba 0.9.3 clients (src/compat/biloba/legacy_server.h). Each
 // finished legacy game is replayed through the rules and kept as the original's .blb dump and
 // as a Plateau record, both in <data_dir>/biloba/, and as a finished table of the lobby (in the
 // store: listed, viewable and downloadable like any other game).
@@ -154,6 +154,8 @@ std::unique_ptr<biloba::net::LegacyServer> start_biloba_server(
   legacy.log_file = options.biloba_log;
   legacy.max_clicks = options.lobby_limits.biloba_max_clicks;
   legacy.accept_backoff = options.limits.accept_backoff;
+  // CPU seats think on the worker pool (like the lobby's), never on the I/O threads.
+  legacy.cpu_executor = lobby.workers().get_executor();
   legacy.admit = [connections](const std::string& address) -> std::shared_ptr<const void> {
     ConnectionLimit::Refusal why = ConnectionLimit::Refusal::kNone;
     auto slot = connections->admit(address, &why);

@@ -944,21 +944,13 @@ void Table::cmd_start(Tx& tx, bool rated) {
   std::mt19937 rng(rd());
   order_.clear();
   for (int g = 0; g < n; ++g) order_.push_back(g);
-  // Who sits in game seat 1 (which moves first) is the table's choice: the `start` option
-  // (specs/bohnduell.md §2, §9) or BSW's `drawseat`.
+  // Who sits in game seat 1 (which moves first) is the table's choice: the game's seat-order
+  // option (Game::first_seat) or BSW's `drawseat`.
   if (table_flags_.count("drawseat")) {
     std::shuffle(order_.begin(), order_.end(), rng);
   } else {
-    for (const auto& [k, v] : game_->options().items()) {
-      if (k != "start") continue;
-      int first = 0;
-      if (v == "random") {
-        first = static_cast<int>(rng() % static_cast<unsigned>(n));
-      } else if (std::all_of(v.begin(), v.end(), ::isdigit) && !v.empty()) {
-        first = std::clamp(std::stoi(v) - 1, 0, n - 1);
-      }
-      for (int g = 0; g < n; ++g) order_[g] = (first + g) % n;
-    }
+    const int first = game_->first_seat(rng());
+    for (int g = 0; g < n; ++g) order_[g] = (first + g) % n;
   }
   bool guests = false;
   for (const auto& s : seats_) {

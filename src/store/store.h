@@ -1,13 +1,15 @@
 #pragma once
-// Durable storage of accounts, ratings, tables, moves and chat in SQLite (DESIGN.md §1, §5).
+// Durable storage of accounts, ratings, tables, moves and chat (DESIGN.md §1, §5).
 //
-// The database runs in WAL mode with synchronous=FULL: a commit returns only once it is on disk.
+// The Store is backend-independent: callers describe writes as a Batch of typed operations
+// (batch.h) and a Backend (backend.h) applies them; SQLite (sqlite_backend.h, WAL with
+// synchronous=FULL: a commit returns only once it is on disk) is the embedded default.
 // Reads happen once, at start-up (load()); afterwards the server keeps everything in memory and
 // the store only writes. Writes are grouped: submit() queues a Batch, a single writer thread
-// takes every batch queued so far, runs them in ONE transaction (each inside its own savepoint,
-// so a failing batch does not spoil the others), commits once, then calls each batch's callback.
-// Concurrent moves of many tables therefore share one fsync, and each caller still learns only
-// after its own writes are durable.
+// takes every batch queued so far, hands them to the backend as ONE transaction (each inside its
+// own savepoint, so a failing batch does not spoil the others), which commits once; only then
+// does the writer call each batch's callback. Concurrent moves of many tables therefore share
+// one fsync, and each caller learns only after its own writes are durable.
 //
 // Liveness: every commit also records the time (server_state.alive_ms); while idle the writer
 // commits a heartbeat every `heartbeat_ms`, and once more when it stops. After a crash, the
@@ -15,7 +17,8 @@
 //
 // Failures: a batch that fails (a constraint, a full disk, an I/O error) is rolled back, alone
 // (inside its savepoint) or with its whole group (if the commit fails); its callback gets the
-// error and the writer goes on with the next group. A callback that throws is contained too.
+// error and the writer goes on with the next group. A backend that throws fails its group; a
+// callback that throws is contained too.
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
@@ -28,50 +31,11 @@
 #include <utility>
 #include <vector>
 
+#include "store/backend.h"
+#include "store/batch.h"
 #include "store/store_types.h"
 
-namespace SQLite {
-class Database;
-}
-
 namespace plateau::store {
-
-// Writes to apply atomically (all or none).
-class Batch {
- public:
-  void put_account(const AccountRow& row);
-  void put_rating(const RatingRow& row);
-  // Inserts or replaces the table row (id is the key).
-  void put_table(const TableRow& row);
-  // Inserts a move; fails the batch if (table_id, ply) is already stored.
-  void add_move(const MoveRow& row);
-  // Deletes the moves of `table_id` with ply >= `from_ply` (undo).
-  void delete_moves_from(std::int64_t table_id, int from_ply);
-  void add_chat(const ChatRow& row);
-  // Raises counter `name` to `value` (a counter never goes down: a lower value is ignored).
-  void put_counter(const std::string& name, std::int64_t value);
-  // Deletes the table `table_id` with its moves and chat (a table nobody will ever use).
-  void delete_table(std::int64_t table_id);
-
-  // Inserts or replaces a resume token (selector is the key).
-  void put_token(const TokenRow& row);
-  // Deletes the resume token `selector` (logout, expiry); nothing if there is none.
-  void delete_token(const std::string& selector);
-  // Registers `undo`, which reverts an in-memory change made along with this batch (a rating in
-  // the lobby's cache). The store never runs it: the submitter takes them (take_rollbacks) and
-  // runs them, in reverse order, if the batch fails.
-  void on_rollback(std::function<void()> undo) { rollbacks_.push_back(std::move(undo)); }
-  std::vector<std::function<void()>> take_rollbacks() { return std::exchange(rollbacks_, {}); }
-
-  bool empty() const { return ops_.empty(); }
-  std::size_t size() const { return ops_.size(); }
-  // Runs the writes on `db` (inside the caller's transaction). Throws SQLite::Exception.
-  void apply(SQLite::Database& db) const;
-
- private:
-  std::vector<std::function<void(SQLite::Database&)>> ops_;
-  std::vector<std::function<void()>> rollbacks_;
-};
 
 struct StoreStats {
   std::uint64_t commits = 0;  // transactions committed
@@ -84,10 +48,13 @@ class Store {
   // batch's writes were rolled back).
   using Done = std::function<void(std::exception_ptr)>;
 
-  // Opens (creating if needed) the database at `path`, sets WAL and synchronous=FULL, applies the
-  // missing migrations and starts the writer thread. Throws std::runtime_error (with the path)
-  // if the file cannot be opened or is not a Plateau database of a known version.
+  // Opens (creating if needed) the SQLite database at `path` (see SqliteBackend: WAL,
+  // synchronous=FULL, missing migrations applied) and starts the writer thread. Throws
+  // std::runtime_error (with the path) if the file cannot be opened or is not a Plateau database
+  // of a known version.
   explicit Store(const std::filesystem::path& path, int heartbeat_ms = 1000);
+  // Uses `backend` (already open; must not be null) and starts the writer thread.
+  explicit Store(std::unique_ptr<Backend> backend, int heartbeat_ms = 1000);
   // Writes every batch already submitted, then stops the writer.
   ~Store();
   Store(const Store&) = delete;
@@ -111,12 +78,8 @@ class Store {
   };
   void writer_loop();
   void write_group(std::vector<Pending>& group);
-  // Records "alive now" in the open transaction (never throws: a failure is left to the commit).
-  void note_alive();
-  // After a failure: makes sure no transaction is left open on the connection.
-  void end_failed_transaction() noexcept;
 
-  std::unique_ptr<SQLite::Database> db_;
+  std::unique_ptr<Backend> backend_;
   mutable std::mutex mutex_;
   std::condition_variable wake_;
   std::condition_variable drained_;
@@ -125,7 +88,6 @@ class Store {
   std::uint64_t written_ = 0;
   bool stopping_ = false;
   int heartbeat_ms_;
-  std::int64_t alive_at_open_ms_ = 0;  // server_state.alive_ms as found when opened
   StoreStats stats_;
   std::thread writer_;
 };

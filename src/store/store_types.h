@@ -15,6 +15,7 @@ struct AccountRow {
   // Challenges the account accepts (the `limit` command): kAcceptAllChallenges, 0 (none), or at
   // most N open boards started by others.
   int challenge_limit = -1;
+  bool operator==(const AccountRow&) const = default;
 };
 
 inline constexpr int kAcceptAllChallenges = -1;
@@ -27,6 +28,7 @@ struct RatingRow {
   double deviation = 350.0;
   double volatility = 0.06;
   int games = 0;
+  bool operator==(const RatingRow&) const = default;
 };
 
 // A table or pbmserv board. `data` is the server's JSON of everything mutable that is not a move
@@ -37,6 +39,7 @@ struct TableRow {
   int number = 0;    // board number, per game, from 101
   std::string data;  // JSON, owned by the server
   std::int64_t created_ms = 0;
+  bool operator==(const TableRow&) const = default;
 };
 
 // One accepted move. (table_id, ply) is the primary key, so a move can never be stored twice.
@@ -47,6 +50,7 @@ struct MoveRow {
   int seat = 0;            // game seat that made it
   bool automatic = false;  // played from the queue or by a CPU seat
   std::int64_t at_ms = 0;  // wall clock, ms since the epoch
+  bool operator==(const MoveRow&) const = default;
 };
 
 struct ChatRow {
@@ -54,6 +58,7 @@ struct ChatRow {
   std::int64_t at_ms = 0;
   std::string user;
   std::string text;
+  bool operator==(const ChatRow&) const = default;
 };
 
 // A resume token (issue 13, item 6), stored hashed: `selector` (public half, the key) and the
@@ -65,6 +70,7 @@ struct TokenRow {
   bool guest = false;
   std::int64_t created_ms = 0;
   std::int64_t expires_ms = 0;  // wall clock, ms since the epoch
+  bool operator==(const TokenRow&) const = default;
 };
 
 // Everything the store holds, as read at start-up.

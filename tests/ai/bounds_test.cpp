@@ -106,7 +106,7 @@ TEST(BotBounds, LevelsWithoutMoveTimeStayWithinTheirWorkCap) {
       const ai::SearchResult r = bot->analyse(*s);
       const std::string what = std::to_string(lo) + "," + std::to_string(hi) + " bot " + name;
       expect_legal(*s, r.best, what);
-      const std::uint64_t nodes = ai::level_spec("phutball", 2, 1).budget;
+      const std::uint64_t nodes = ai::level_spec(*make_game("phutball"), 1).budget;
       EXPECT_LE(r.work, ai::kRootWinWork + ai::kRootMoveWork + nodes * ai::kWorkPerIteration +
                             ai::kNodeMoveWork + ai::kNodeWinWork)
           << what << ": " << r.info;

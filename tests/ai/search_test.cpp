@@ -202,7 +202,9 @@ TEST(AlphaBeta, StopsAtTheMovetimeOfAnInjectedClock) {
 }
 
 TEST(Bots, NamesAndErrors) {
+  register_builtin_games();  // a game's own players (Biloba's classic) come from the registry
   EXPECT_TRUE(is_bot_name("random"));
+  EXPECT_TRUE(is_bot_name("Classic"));
   EXPECT_TRUE(is_bot_name(" Greedy "));
   EXPECT_TRUE(is_bot_name("3"));
   EXPECT_TRUE(is_bot_name("level5"));

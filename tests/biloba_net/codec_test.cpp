@@ -5,10 +5,10 @@
 #include <filesystem>
 
 #include "core/error.h"
-#include "server/biloba/blb.h"
-#include "server/biloba/click_game.h"
-#include "server/biloba/discovery.h"
-#include "server/biloba/wire.h"
+#include "compat/biloba/blb.h"
+#include "compat/biloba/click_game.h"
+#include "compat/biloba/discovery.h"
+#include "compat/biloba/wire.h"
 
 namespace plateau::biloba::net {
 namespace {

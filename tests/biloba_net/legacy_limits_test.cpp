@@ -5,7 +5,7 @@
 #include <future>
 
 #include "net_test_util.h"
-#include "server/biloba/blb.h"
+#include "compat/biloba/blb.h"
 
 namespace plateau::biloba::net {
 namespace {

@@ -5,8 +5,8 @@
 
 #include "games/biloba/biloba_rules.h"
 #include "net_test_util.h"
-#include "server/biloba/blb.h"
-#include "server/biloba/click_game.h"
+#include "compat/biloba/blb.h"
+#include "compat/biloba/click_game.h"
 
 namespace plateau::biloba::net {
 namespace {

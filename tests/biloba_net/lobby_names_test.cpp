@@ -1,5 +1,5 @@
-// Names of biloba 0.9.3 network players as the lobby keeps them (server/biloba/lobby_names.h).
-#include "server/biloba/lobby_names.h"
+// Names of biloba 0.9.3 network players as the lobby keeps them (compat/biloba/lobby_names.h).
+#include "compat/biloba/lobby_names.h"
 
 #include <gtest/gtest.h>
 

@@ -12,9 +12,9 @@
 
 #include "games/biloba/biloba_board.h"
 #include "games/biloba/biloba_rules.h"
-#include "server/biloba/legacy_client.h"
-#include "server/biloba/legacy_server.h"
-#include "server/biloba/wire.h"
+#include "compat/biloba/legacy_client.h"
+#include "compat/biloba/legacy_server.h"
+#include "compat/biloba/wire.h"
 
 namespace plateau::biloba::net::testing {
 

@@ -1,4 +1,4 @@
-// libFuzzer target `biloba_blb`: a biloba 0.9.3 `.blb` replay file (server/biloba/blb.h), as
+// libFuzzer target `biloba_blb`: a biloba 0.9.3 `.blb` replay file (compat/biloba/blb.h), as
 // `biloba --replay` reads it, then replayed through the click machine (replay_game) as the
 // client shows it. decode_blb throws RecordError only; the format has one encoding, so a file
 // that decodes encodes back to the same bytes.
@@ -9,8 +9,8 @@
 
 #include "core/error.h"
 #include "fuzz_check.h"
-#include "server/biloba/blb.h"
-#include "server/biloba/click_game.h"
+#include "compat/biloba/blb.h"
+#include "compat/biloba/click_game.h"
 
 namespace net = plateau::biloba::net;
 

@@ -1,4 +1,4 @@
-// libFuzzer target `biloba_wire`: the biloba 0.9.3 TCP framing (server/biloba/wire.h). The input
+// libFuzzer target `biloba_wire`: the biloba 0.9.3 TCP framing (compat/biloba/wire.h). The input
 // is a byte stream cut into messages as a peer sends them (one length byte L, L payload bytes;
 // a short last message is taken as it is), and every payload goes through each decoder the
 // legacy server and client use: int, char, string, player details. They return a value or throw
@@ -8,7 +8,7 @@
 #include <span>
 
 #include "fuzz_check.h"
-#include "server/biloba/wire.h"
+#include "compat/biloba/wire.h"
 
 namespace net = plateau::biloba::net;
 

@@ -206,6 +206,77 @@ TEST_P(Conformance, RandomPlayouts) {
   }
 }
 
+// What the game says about itself (core/game.h, issue 13 item 9) is coherent: clients build
+// forms, seat labels and bot menus from it without knowing the game.
+TEST_P(Conformance, DescribesItself) {
+  const auto game = make_game(GetParam().spec);
+  const GameInfo& info = game->info();
+  const int n = game->num_seats();
+  ASSERT_GE(n, info.min_seats);
+  ASSERT_LE(n, info.max_seats);
+  std::set<std::string> labels;
+  for (int s = 0; s < n; ++s) {
+    EXPECT_FALSE(game->seat_label(s).empty());
+    EXPECT_FALSE(game->seat_name(s).empty());
+    EXPECT_TRUE(labels.insert(game->seat_label(s)).second) << "label twice: " << s;
+  }
+  for (const OptionSpec& o : info.options) {
+    EXPECT_EQ(o.normalize(o.default_value), o.default_value) << o.name;
+    if (o.type == OptionType::kEnum || o.type == OptionType::kBool) {
+      EXPECT_NE(std::find(o.choices.begin(), o.choices.end(), o.default_value), o.choices.end())
+          << o.name;
+      for (const auto& c : o.choices) EXPECT_EQ(o.normalize(c), c) << o.name;
+      if (o.type == OptionType::kBool) {
+        EXPECT_EQ(o.choices.size(), 2u) << o.name;
+      }
+    } else {
+      EXPECT_LE(o.min, o.max) << o.name;
+      EXPECT_GE(std::stod(o.default_value), o.min) << o.name;
+      EXPECT_LE(std::stod(o.default_value), o.max) << o.name;
+    }
+  }
+  auto find_option = [&](const std::string& name) -> const OptionSpec* {
+    for (const auto& o : info.options) {
+      if (o.name == name) return &o;
+    }
+    return nullptr;
+  };
+  if (info.min_seats != info.max_seats) {
+    const OptionSpec* seats = find_option(info.seat_count_option);
+    ASSERT_NE(seats, nullptr) << "a game with several seat counts names its seat-count option";
+    EXPECT_EQ(seats->type, OptionType::kInt);
+    EXPECT_EQ(seats->min, info.min_seats);
+    EXPECT_EQ(seats->max, info.max_seats);
+    EXPECT_EQ(game->options().get_int(info.seat_count_option), n);
+  }
+  if (!info.seat_order_option.empty()) {
+    const OptionSpec* order = find_option(info.seat_order_option);
+    ASSERT_NE(order, nullptr);
+    std::vector<std::string> expected{"random"};
+    for (int s = 1; s <= n; ++s) expected.push_back(std::to_string(s));
+    EXPECT_EQ(order->choices, expected);
+  }
+  for (std::uint64_t r = 0; r < 8; ++r) {
+    EXPECT_GE(game->first_seat(r), 0);
+    EXPECT_LT(game->first_seat(r), n);
+  }
+  const std::vector<BotLevel> ladder = game->bot_ladder();
+  if (!ladder.empty()) {
+    ASSERT_EQ(ladder.size(), 5u);
+    for (std::size_t i = 1; i < ladder.size(); ++i) {
+      EXPECT_GT(ladder[i].budget, ladder[i - 1].budget) << "level " << i + 1;
+    }
+  }
+  const auto start = game->initial_state();
+  for (const std::string& player : info.builtin_players) {
+    Rng rng(1);
+    auto move = start->builtin_player_move(player, rng);
+    ASSERT_TRUE(move.has_value()) << player;
+    const auto legal = start->legal_moves();
+    EXPECT_NE(std::find(legal.begin(), legal.end(), *move), legal.end()) << player;
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllGames, Conformance, ::testing::ValuesIn(cases()), name_of);
 
 TEST(ConformanceCoverage, EveryRegisteredGameHasACase) {

@@ -11,8 +11,8 @@ import { ReplayView } from './table/ReplayView';
 import { Connection, defaultUrl } from './net/connection';
 import { Session, useSession } from './state/session';
 import { LANGUAGES, language, setLanguage, t } from './i18n';
-
-const GAMES = ['bohnduell', 'phutball', 'biloba'];
+import { hasBoard } from './boards';
+import { gameTitle } from './lobby/games';
 
 function useHash(): string {
   const [hash, setHash] = useState(location.hash);
@@ -37,11 +37,11 @@ export function App() {
   const game = parts[1];
   const board = Number(parts[2]);
   let body;
-  if (parts[0] === 'rules' && GAMES.includes(game)) {
+  if (parts[0] === 'rules' && hasBoard(game)) {
     body = <RulesView key={game} game={game} onClose={() => history.back()} />;
-  } else if (parts[0] === 'table' && GAMES.includes(game) && board > 0 && state.user) {
+  } else if (parts[0] === 'table' && hasBoard(game) && board > 0 && state.user) {
     body = <TableView key={hash} session={session} game={game} board={board} />;
-  } else if (parts[0] === 'replay' && GAMES.includes(game) && board > 0) {
+  } else if (parts[0] === 'replay' && hasBoard(game) && board > 0) {
     body = <ReplayView key={hash} session={session} game={game} board={board} />;
   } else {
     body = <Lobby session={session} />;
@@ -65,7 +65,7 @@ export function App() {
         <ul class="challenges" aria-live="polite">
           {state.challenges.map((c) => (
             <li class="notice" data-challenge={`${c.game}/${c.board}`}>
-              {t('challenge.notice', { game: t(`game.${c.game}`), board: c.board,
+              {t('challenge.notice', { game: gameTitle(c.game), board: c.board,
                 players: c.players.join(' – ') })}{' '}
               <button class="primary" data-action="open-challenge" onClick={() => {
                 session.dismissChallenge(c.game, c.board);

@@ -27,6 +27,8 @@ GameInfo game_info() {
                           "stop after this many turns and score a draw (0 = no cap)"),
   };
   info.presets = {{"classic", {}, "biloba 0.9.3's rules (every option at its default)"}};
+  info.seat_count_option = "players";
+  info.builtin_players = {"classic"};
   return info;
 }
 

@@ -46,6 +46,8 @@ class BilobaGame : public Game {
   std::string seat_label(int seat) const override;
   std::string seat_name(int seat) const override;
   RecordStyle record_style() const override { return RecordStyle::kSeatPrefixed; }
+  // Levels 1-5 (biloba_levels.cpp): alpha-beta with 2 seats, best-reply search with more.
+  std::vector<BotLevel> bot_ladder() const override;
   std::unique_ptr<State> initial_state() const override;
   // The position string of §7.5 (plus the turns played when turn_cap > 0).
   std::unique_ptr<State> parse_state(std::string_view text) const override;

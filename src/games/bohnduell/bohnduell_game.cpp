@@ -22,19 +22,20 @@ GameInfo game_info() {
                          "S k with supply < 5-k: illegal, or fill as far as the supply goes"),
       OptionSpec::choice("steal_scope", "target", {"target", "any"},
                          "which empty bowls receiving a supply ball steal"),
-      OptionSpec::choice("steal_on_harvest", "no", {"no", "yes"},
+      OptionSpec::boolean("steal_on_harvest", false, "no", "yes",
                          "a harvested ball landing in an empty own bowl steals too"),
-      OptionSpec::choice("sower_to_store", "no", {"no", "yes"},
+      OptionSpec::boolean("sower_to_store", false, "no", "yes",
                          "the ball that triggered a steal goes into the store too"),
       OptionSpec::choice("opposite", "mirror", {"mirror", "same"},
                          "mirror: A d faces B(5-d); same: A d faces B d"),
       OptionSpec::choice("leftovers", "nobody", {"nobody", "owner"},
                          "whether balls left in small bowls score for their owner"),
-      OptionSpec::choice("extra_turn", "no", {"no", "yes"}, "another move after a harvest"),
+      OptionSpec::boolean("extra_turn", false, "no", "yes", "another move after a harvest"),
       OptionSpec::choice("start", "random", {"random", "1", "2"},
                          "table option: who sits in seat A, which moves first"),
   };
   info.presets = {{"bsw", {}, "the default ruleset (every option at its default)"}};
+  info.seat_order_option = "start";
   return info;
 }
 

@@ -25,6 +25,8 @@ class BohnDuellGame : public Game {
   std::string seat_label(int seat) const override { return seat == 0 ? "A" : "B"; }
   std::string seat_name(int seat) const override { return seat == 0 ? "A" : "B"; }
   RecordStyle record_style() const override { return RecordStyle::kSeatPrefixed; }
+  // Levels 1-5 (bohnduell_levels.cpp).
+  std::vector<BotLevel> bot_ladder() const override;
   std::unique_ptr<State> initial_state() const override;
   std::unique_ptr<State> parse_state(std::string_view text) const override;
   // A state holding `pos` (normalised as parse_state does).

@@ -23,6 +23,10 @@ OptionSpec handicap_option() {
   spec.help =
       "rows the ball starts towards Eks's target (row 1); a half-point adds a row (20 rows)";
   spec.accepted = "a multiple of 0.5 from -8.5 to 8.5";
+  spec.type = OptionType::kDecimal;
+  spec.min = -8.5;
+  spec.max = 8.5;
+  spec.step = 0.5;
   spec.normalize = [](std::string_view text) {
     return format_handicap(parse_handicap_halves(text));
   };
@@ -43,7 +47,7 @@ GameInfo game_info() {
       handicap_option(),
       OptionSpec::choice("own_goal", "lose", {"lose", "illegal"},
                          "a move ending on or beyond the mover's home line: loses, or is illegal"),
-      OptionSpec::choice("corner_exit", "off", {"off", "on"},
+      OptionSpec::boolean("corner_exit", false, "off", "on",
                          "a diagonal hop over a corner point leaves the board as a goal"),
       OptionSpec::choice("repetition", "none", {"none", "draw_on_threefold", "superko"},
                          "no rule, a tie at the third occurrence, or no move may recreate a "
@@ -51,7 +55,7 @@ GameInfo game_info() {
       OptionSpec::integer("ply_cap", 0, 0, kMaxPlyCap,
                           "the game is a tie after this many plies "
                           "(0 = no cap)"),
-      OptionSpec::choice("lenient_path", "off", {"off", "on"},
+      OptionSpec::boolean("lenient_path", false, "off", "on",
                          "a path may leave out the ball's point (H13-L10 means H10-H13-L10)"),
   };
   info.presets = {

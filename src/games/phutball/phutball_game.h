@@ -52,6 +52,8 @@ class PhutballGame : public Game {
   RecordStyle record_style() const override { return RecordStyle::kNumbered; }
   // Only handicaps 0 and +0.5 are rated (specs/phutball.md §2.3: the first move is an advantage).
   bool rated() const override { return rules_.handicap_halves == 0 || rules_.handicap_halves == 1; }
+  // Levels 1-5 (phutball_levels.cpp).
+  std::vector<BotLevel> bot_ladder() const override;
   std::unique_ptr<State> initial_state() const override;
   // Parses the position string of phutball_notation.h.
   std::unique_ptr<State> parse_state(std::string_view text) const override;

@@ -2,6 +2,7 @@
 // lines (rows 1 and 19), the off-board rows beyond them, men, the ball and the jump path being
 // built (specs/phutball.md §1, §9). The last move is marked (its men and path), and the ball
 // slides to its new point.
+import './PhutballBoard.css';
 import type { PhutballView } from '../views/phutball';
 import { parsePoint, pointName, PHUTBALL_COLUMNS } from '../views/phutball';
 import type { BoardInput } from './types';

@@ -1,9 +1,13 @@
 // Translations: one dictionary per language (en, fr); add a language by adding a file and a
 // line in `dictionaries`. The language comes from ?lang=, then localStorage, then the browser.
-import { en } from './en';
-import { fr } from './fr';
+// The games' own strings live with their boards (boards/strings.ts) and are merged in here.
+import { en as enCommon } from './en';
+import { fr as frCommon } from './fr';
+import { BOARD_STRINGS } from '../boards/strings';
 
 export type Dictionary = Record<string, string>;
+const en: Dictionary = { ...enCommon, ...BOARD_STRINGS.en };
+const fr: Dictionary = { ...frCommon, ...BOARD_STRINGS.fr };
 const dictionaries: Record<string, Dictionary> = { en, fr };
 export const LANGUAGES = Object.keys(dictionaries);
 
@@ -34,4 +38,15 @@ export function setLanguage(lang: string): void {
 export function t(key: string, params: Record<string, string | number> = {}): string {
   const text = dictionaries[current][key] ?? en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name: string) => String(params[name] ?? `{${name}}`));
+}
+
+// Whether `key` has a text in the current language or in English.
+export function hasText(key: string): boolean {
+  return dictionaries[current][key] !== undefined || en[key] !== undefined;
+}
+
+// "a, b and c" in the current language.
+export function listText(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} ${t('list.and')} ${items[items.length - 1]}`;
 }

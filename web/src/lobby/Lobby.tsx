@@ -3,19 +3,20 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Session } from '../state/session';
 import { useSession } from '../state/session';
-import { t } from '../i18n';
+import { listText, t } from '../i18n';
+import { hasBoard } from '../boards';
 import { listingLinks, seatName } from './listing';
 import type { TableListing } from './listing';
+import { botChoices, botText, changedOptions, gameTitle, seatCount, useGames } from './games';
+import type { OptionValues } from './games';
+import { GameOptions } from './GameOptions';
 
-const GAMES = ['bohnduell', 'phutball', 'biloba'];
-const LEVELS = ['random', '1', '2', '3', '4', '5'];
 const CLOCKS = ['none', 'move:30', 'fischer:300+5', 'fischer:900+10'];
 const ORDER = ['setup', 'playing', 'over', 'declined']; // open tables first
 
-function seatCount(game: string, options: string): number {
-  if (game !== 'biloba') return 2;
-  const m = /players=(\d)/.exec(options);
-  return m ? Number(m[1]) : 2;
+interface Opponent {
+  kind: string; // user, or cpu:LEVEL
+  name: string;
 }
 
 export function Lobby({ session }: { session: Session }) {
@@ -23,13 +24,16 @@ export function Lobby({ session }: { session: Session }) {
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const [tables, setTables] = useState<TableListing[]>([]);
-  const [game, setGame] = useState('bohnduell');
-  const [players, setPlayers] = useState(2);
-  const [seatKinds, setSeatKinds] = useState<string[]>(['human', 'cpu:3', 'cpu:3', 'cpu:3']);
+  // The games this client can draw, as /api/games describes them, and the chosen one of each
+  // form ('' = the first) with its option values (name -> canonical text; missing = default).
+  const games = useGames().filter((g) => hasBoard(g.name));
+  const [gameChoice, setGame] = useState('');
+  const [values, setValues] = useState<OptionValues>({});
+  const [seatKinds, setSeatKinds] = useState<string[]>([]);
   const [clock, setClock] = useState('none');
-  const [challengeGame, setChallengeGame] = useState('bohnduell');
-  const [opponent, setOpponent] = useState('');
-  const [opponentKind, setOpponentKind] = useState('user'); // user, or cpu:LEVEL
+  const [challengeChoice, setChallengeGame] = useState('');
+  const [challengeValues, setChallengeValues] = useState<OptionValues>({});
+  const [opponents, setOpponents] = useState<Opponent[]>([]);
   const [meFirst, setMeFirst] = useState(true);
   const [challengeClock, setChallengeClock] = useState('none');
 
@@ -48,7 +52,7 @@ export function Lobby({ session }: { session: Session }) {
   if (!state.user) {
     return (
       <section class="login" aria-label={t('lobby.signIn')}>
-        <h2>{t('lobby.welcome')}</h2>
+        <h2>{t('lobby.welcome', { games: listText(games.map((g) => gameTitle(g.name))) })}</h2>
         <button class="primary" data-action="guest" onClick={() => session.connection.send('guest')}>
           {t('lobby.guest')}
         </button>
@@ -71,15 +75,29 @@ export function Lobby({ session }: { session: Session }) {
     );
   }
 
-  const gameOptions = game === 'biloba' ? `players=${players}` : '';
-  const seats = seatCount(game, gameOptions);
-  const options = [gameOptions, clock === 'none' ? '' : `clock=${clock}`].filter(Boolean).join(' ');
+  const info = games.find((g) => g.name === gameChoice) ?? games[0];
+  const game = info?.name ?? '';
+  const seats = info ? seatCount(info, values) : 0;
+  const seatKind = (s: number) => seatKinds[s] ?? (s === 0 ? 'human' : 'cpu:3');
+  const challengeInfo = games.find((g) => g.name === challengeChoice) ?? games[0];
+  const challengeGame = challengeInfo?.name ?? '';
+  const challengeSeats = challengeInfo ? seatCount(challengeInfo, challengeValues) : 0;
+  const opponent = (i: number): Opponent => opponents[i] ?? { kind: 'user', name: '' };
+  const setOpponent = (i: number, change: Partial<Opponent>) => {
+    const next = Array.from({ length: Math.max(opponents.length, i + 1) }, (_, j) => opponent(j));
+    next[i] = { ...next[i], ...change };
+    setOpponents(next);
+  };
+
   const create = async () => {
+    if (!info) return;
+    const options = [...changedOptions(info, values), clock === 'none' ? '' : `clock=${clock}`]
+      .filter(Boolean).join(' ');
     try {
       const opened = await session.connection.request(`/open ${game} ${options}`.trim(), 'table');
       const board = Number(opened.board);
       for (let s = 0; s < seats; s++) {
-        const kind = seatKinds[s];
+        const kind = seatKind(s);
         if (kind === 'human' && s === 0) await session.connection.request(`/join 1`, 'table');
         else if (kind.startsWith('cpu:')) await session.connection.request(`/join ${kind} ${s + 1}`, 'table');
       }
@@ -94,13 +112,16 @@ export function Lobby({ session }: { session: Session }) {
   // seated in that order; the other player hears of it by a `challenge` event.
   const challenge = async (e: Event) => {
     e.preventDefault();
-    const other = opponentKind === 'user' ? opponent.trim() : opponentKind;
-    if (!other) return;
-    const order = meFirst ? [state.user, other] : [other, state.user];
-    const clockOption = challengeClock === 'none' ? '' : ` -clock=${challengeClock}`;
+    if (!challengeInfo) return;
+    const others = Array.from({ length: challengeSeats - 1 }, (_, i) => opponent(i))
+      .map((o) => (o.kind === 'user' ? o.name.trim() : o.kind));
+    if (others.some((o) => !o)) return;
+    const order = meFirst ? [state.user, ...others] : [...others, state.user];
+    const params = [...changedOptions(challengeInfo, challengeValues),
+      ...(challengeClock === 'none' ? [] : [`clock=${challengeClock}`])].map((p) => ` -${p}`);
     try {
       const made = await session.connection.request(
-        `${challengeGame} challenge${clockOption} ${order.join(' ')}`, 'challenge');
+        `${challengeGame} challenge${params.join('')} ${order.join(' ')}`, 'challenge');
       refresh();
       location.hash = `#/table/${challengeGame}/${Number(made.board)}`;
     } catch (err) {
@@ -115,19 +136,14 @@ export function Lobby({ session }: { session: Session }) {
       <div class="create">
         <h2>{t('lobby.newTable')}</h2>
         <label>{t('lobby.game')}{' '}
-          <select value={game} data-field="game"
-            onChange={(e) => setGame((e.target as HTMLSelectElement).value)}>
-            {GAMES.map((g) => <option value={g}>{t(`game.${g}`)}</option>)}
+          <select value={game} data-field="game" onChange={(e) => {
+            setGame((e.target as HTMLSelectElement).value);
+            setValues({});
+          }}>
+            {games.map((g) => <option value={g.name}>{gameTitle(g.name)}</option>)}
           </select>
         </label>
-        {game === 'biloba' && (
-          <label>{t('lobby.players')}{' '}
-            <select value={players} data-field="players"
-              onChange={(e) => setPlayers(Number((e.target as HTMLSelectElement).value))}>
-              {[2, 3, 4].map((n) => <option value={n}>{n}</option>)}
-            </select>
-          </label>
-        )}
+        {info && <GameOptions info={info} values={values} onChange={setValues} field="" />}
         <label>{t('lobby.clock')}{' '}
           <select value={clock} data-field="clock"
             onChange={(e) => setClock((e.target as HTMLSelectElement).value)}>
@@ -138,42 +154,60 @@ export function Lobby({ session }: { session: Session }) {
           {Array.from({ length: seats }, (_, s) => (
             <li>
               {s === 0 ? t('lobby.you') : (
-                <select value={seatKinds[s]} data-field={`seat${s + 1}`} onChange={(e) => {
-                  const next = [...seatKinds];
+                <select value={seatKind(s)} data-field={`seat${s + 1}`} onChange={(e) => {
+                  const next = Array.from({ length: seats }, (_, j) => seatKind(j));
                   next[s] = (e.target as HTMLSelectElement).value;
                   setSeatKinds(next);
                 }}>
                   <option value="human">{t('lobby.openSeat')}</option>
-                  {LEVELS.map((l) => <option value={`cpu:${l}`}>{t('lobby.computer', { level: l })}</option>)}
+                  {botChoices(info, seats).map((b) => (
+                    <option value={`cpu:${b.bot}`} title={b.about}>{botText(b)}</option>
+                  ))}
                 </select>
               )}
             </li>
           ))}
         </ol>
         <button class="primary" data-action="create" onClick={create}>{t('lobby.create')}</button>{' '}
-        <a class="rules-link" href={`#/rules/${game}`}>{t('nav.rulesOf', { game: t(`game.${game}`) })}</a>
+        <a class="rules-link" href={`#/rules/${game}`}>{t('nav.rulesOf', { game: gameTitle(game) })}</a>
       </div>
       <form class="challenge" onSubmit={challenge}>
         <h2>{t('lobby.challenge')}</h2>
         <label>{t('lobby.game')}{' '}
-          <select value={challengeGame} data-field="challenge-game"
-            onChange={(e) => setChallengeGame((e.target as HTMLSelectElement).value)}>
-            {GAMES.map((g) => <option value={g}>{t(`game.${g}`)}</option>)}
+          <select value={challengeGame} data-field="challenge-game" onChange={(e) => {
+            setChallengeGame((e.target as HTMLSelectElement).value);
+            setChallengeValues({});
+          }}>
+            {games.map((g) => <option value={g.name}>{gameTitle(g.name)}</option>)}
           </select>
         </label>
-        <label>{t('lobby.opponent')}{' '}
-          <select value={opponentKind} data-field="challenge-kind"
-            onChange={(e) => setOpponentKind((e.target as HTMLSelectElement).value)}>
-            <option value="user">{t('lobby.aPlayer')}</option>
-            {LEVELS.map((l) => <option value={`cpu:${l}`}>{t('lobby.computer', { level: l })}</option>)}
-          </select>
-        </label>
-        {opponentKind === 'user' && (
-          <label>{t('lobby.name')}{' '}
-            <input value={opponent} data-field="challenge-user" required
-              onInput={(e) => setOpponent((e.target as HTMLInputElement).value)} />
-          </label>
-        )}
+        {challengeInfo && <GameOptions info={challengeInfo} values={challengeValues}
+          onChange={setChallengeValues} field="challenge-" />}
+        {Array.from({ length: Math.max(0, challengeSeats - 1) }, (_, i) => {
+          // The first opponent's fields keep their names (challenge-kind, challenge-user); the
+          // others are numbered from 2 (challenge-kind2, challenge-user2, ...).
+          const suffix = i === 0 ? '' : String(i + 1);
+          const o = opponent(i);
+          return (
+            <div class="opponent" data-opponent={i + 1}>
+              <label>{challengeSeats > 2 ? t('lobby.opponentN', { n: i + 1 }) : t('lobby.opponent')}{' '}
+                <select value={o.kind} data-field={`challenge-kind${suffix}`}
+                  onChange={(e) => setOpponent(i, { kind: (e.target as HTMLSelectElement).value })}>
+                  <option value="user">{t('lobby.aPlayer')}</option>
+                  {botChoices(challengeInfo, challengeSeats).map((b) => (
+                    <option value={`cpu:${b.bot}`} title={b.about}>{botText(b)}</option>
+                  ))}
+                </select>
+              </label>
+              {o.kind === 'user' && (
+                <label>{t('lobby.name')}{' '}
+                  <input value={o.name} data-field={`challenge-user${suffix}`} required
+                    onInput={(e) => setOpponent(i, { name: (e.target as HTMLInputElement).value })} />
+                </label>
+              )}
+            </div>
+          );
+        })}
         <label>{t('lobby.clock')}{' '}
           <select value={challengeClock} data-field="challenge-clock"
             onChange={(e) => setChallengeClock((e.target as HTMLSelectElement).value)}>
@@ -194,7 +228,7 @@ export function Lobby({ session }: { session: Session }) {
             return (
               <li data-table={`${tb.game}/${tb.board}`}>
                 <a href={`#/table/${tb.game}/${tb.board}`}>
-                  {`${t(`game.${tb.game}`)} ${tb.board}`}
+                  {`${gameTitle(tb.game)} ${tb.board}`}
                 </a>{' '}
                 <span class="status">{t(`status.${tb.status}`)}</span>{' — '}
                 <span class="players">{(tb.seats ?? []).map(seatName).join(' · ')}</span>

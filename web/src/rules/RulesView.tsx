@@ -3,6 +3,7 @@
 import { useLayoutEffect, useState } from 'preact/hooks';
 import { RULES } from './pages';
 import { language, t } from '../i18n';
+import { gameTitle } from '../lobby/games';
 
 interface Props {
   game: string;
@@ -29,7 +30,7 @@ export function RulesView({ game, onClose }: Props) {
   const p = pages[page];
   return (
     <section class="rules" data-rules-page={page + 1} onClick={next} aria-live="polite">
-      <h2>{t('rules.title', { game: t(`game.${game}`) })}</h2>
+      <h2>{t('rules.title', { game: gameTitle(game) })}</h2>
       <h3>{p.title[lang] ?? p.title.en}</h3>
       <p>{p.text[lang] ?? p.text.en}</p>
       {p.diagram && <div class="diagram">{p.diagram()}</div>}

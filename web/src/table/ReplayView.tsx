@@ -7,8 +7,9 @@ import { Board } from './Board';
 import { MoveList } from './MoveList';
 import { recordMoves, recordSeats, recordTag } from './record';
 import type { RecordMove } from './record';
-import { moveMarks } from '../views/marks';
+import { moveMarks } from '../boards';
 import { t } from '../i18n';
+import { gameTitle } from '../lobby/games';
 
 interface Props {
   session: Session;
@@ -67,11 +68,11 @@ export function ReplayView({ session, game, board }: Props) {
   return (
     <section class="replay" data-ply={ply} data-shown-ply={shown?.ply ?? -1}
       data-total={moves.length}>
-      <h2>{t('replay.title', { game: t(`game.${game}`), board })}</h2>
+      <h2>{t('replay.title', { game: gameTitle(game), board })}</h2>
       {players.length > 0 && <p class="replay-players">{players.join(' – ')}</p>}
       {shown && (
         <Board game={game} position={shown.position} steps={[]} prefix={[]}
-          rows={/handicap=-?\d*\.5/.test(options) ? 20 : 19}
+          options={options}
           lastMove={played ? moveMarks(game, played.text, played.seat) : []} />
       )}
       <div class="replay-controls">

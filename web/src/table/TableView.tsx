@@ -8,7 +8,8 @@ import { Board } from './Board';
 import { Clocks } from './Clocks';
 import { MoveList } from './MoveList';
 import { recordMoves, recordTag } from './record';
-import { moveMarks } from '../views/marks';
+import { moveMarks } from '../boards';
+import { gameTitle, seatLabels, useGames } from '../lobby/games';
 import { t } from '../i18n';
 import { seatLongName } from '../lobby/listing';
 
@@ -28,14 +29,11 @@ interface StepState {
 
 const NO_STEPS: StepState = { ply: -1, prefix: [], next: [], complete: false };
 
-// Seat labels in game-seat order: once a game runs, the server labels each table seat with its
-// game seat (who moves first may have been drawn), and boards want names by game seat.
-const LABELS: Record<string, string[]> = {
-  bohnduell: ['A', 'B'], phutball: ['O', 'X'], biloba: ['O', 'B', 'R', 'G'],
-};
-
-function namesByGameSeat(game: string, seats: Seat[]): string[] {
-  return (LABELS[game] ?? []).map((label) => {
+// Names in game-seat order: once a game runs, the server labels each table seat with its game
+// seat (who moves first may have been drawn), and boards want names by game seat. `labels` are
+// the game's seat labels in game-seat order (/api/games).
+function namesByGameSeat(labels: string[], seats: Seat[]): string[] {
+  return labels.map((label) => {
     const seat = seats.find((s) => s.label === label);
     return !seat ? label : seat.kind === 'cpu' ? `cpu:${seat.name}` : seat.name || label;
   });
@@ -44,6 +42,8 @@ function namesByGameSeat(game: string, seats: Seat[]): string[] {
 export function TableView({ session, game, board }: Props) {
   const state = useSession(session);
   const table = session.table(game, board);
+  const info = useGames().find((g) => g.name === game);
+  const labels = seatLabels(info, table.seats.length);
   const [steps, setSteps] = useState<StepState>(NO_STEPS);
   const [querying, setQuerying] = useState(false);
   const [sending, setSending] = useState(false);
@@ -156,18 +156,18 @@ export function TableView({ session, game, board }: Props) {
       data-ply={table.ply} data-turn={myTurn ? 'mine' : playing ? 'theirs' : 'none'}
       data-busy={String(busy)}>
       <div class="table-title">
-        <h2>{`${t(`game.${game}`)} ${board}`}</h2>
+        <h2>{`${gameTitle(game)} ${board}`}</h2>
         <a class="rules-link" data-action="rules" href={rulesLink} title={t('nav.rulesOf', {
-          game: t(`game.${game}`) })}>{t('nav.rules')}</a>
+          game: gameTitle(game) })}>{t('nav.rules')}</a>
       </div>
       <div class="table-layout">
         <div class="board-area">
           {table.clocks && table.clocks.length > 0 && <Clocks clocks={table.clocks} />}
           {table.position ? (
             <Board game={game} position={table.position} steps={liveSteps.next}
-              prefix={liveSteps.prefix} viewer={mySeat?.label === 'B' ? 1 : 0}
-              lastMove={lastMove} names={namesByGameSeat(game, table.seats)}
-              rows={/handicap=-?\d*\.5/.test(table.options) ? 20 : 19}
+              prefix={liveSteps.prefix} viewer={Math.max(0, labels.indexOf(mySeat?.label ?? ''))}
+              lastMove={lastMove} names={namesByGameSeat(labels, table.seats)}
+              options={table.options}
               onStep={mySeat && playing ? onStep : undefined} />
           ) : (
             <p>{t('table.waiting')}</p>

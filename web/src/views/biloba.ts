@@ -26,3 +26,9 @@ export function parseBiloba(position: string): BilobaView {
   const toMove = BILOBA_COLOURS.indexOf((colour ?? 'O').toUpperCase() as 'O');
   return { cells, toMove: Math.max(0, toMove), players: Number(players ?? '2') };
 }
+
+// The squares a move touches, for the last-move mark: "d6-e5-f5/c4-d4" -> the five squares;
+// "x", "out", "pass" -> [].
+export function bilobaMarks(move: string): string[] {
+  return [...move.toLowerCase().matchAll(/[a-i][1-9]/g)].map((m) => m[0]);
+}

@@ -26,3 +26,9 @@ export function parseBohnDuell(position: string): BohnDuellView {
   const toMove = over ? null : /B to move\s*$/.test(position) ? 1 : 0;
   return { sides: [sides[0], sides[1]], toMove };
 }
+
+// The bowl a move touches, for the last-move mark: "S3" / "H2" by seat A -> ["A3"] (data-bowl).
+export function bohnDuellMarks(move: string, seatLabel: string): string[] {
+  const m = /^[SH]([1-4])$/i.exec(move.trim());
+  return m ? [`${seatLabel.toUpperCase()}${m[1]}`] : [];
+}

@@ -48,3 +48,13 @@ export function parsePhutball(position: string, rows = 19): PhutballView {
     ply: Number(fields.get('ply') ?? '0'),
   };
 }
+
+// The points a move touches, for the last-move mark: "H11" -> ["H11"], "H10-H13-L10" -> all three.
+export function phutballMarks(move: string): string[] {
+  return move.trim().toUpperCase().split('-').filter((p) => /^[@A-HJ-Q]\d{1,2}$/.test(p));
+}
+
+// Rows of the board with these table options: 20 on a half-point handicap board (§2.3).
+export function phutballRows(options: string): number {
+  return /handicap=-?\d*\.5/.test(options) ? 20 : 19;
+}

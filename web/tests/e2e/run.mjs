@@ -5,9 +5,10 @@
 //        [--artifacts build/release/web-artifacts] [--chromium /usr/bin/chromium] [--only NAME]
 //
 // Scenarios: a whole game against a CPU seat in each game (then its replay step by step), two
-// browsers playing each other with a spectator, a challenge by name, the rules of each game page
-// by page, phone width, the replay of a biloba 0.9.3 network game kept by the server, and a reload mid-game (still
-// seated, guest and account). Screenshots of every board go to the artifacts directory. Exit
+// browsers playing each other with a spectator, a challenge by name, the lobby forms built from
+// /api/games (a three-player challenge), the rules of each game page
+// by page, phone width, the replay of a biloba 0.9.3 network game kept by the server, and a reload mid-game
+// (still seated, guest and account). Screenshots of every board go to the artifacts directory. Exit
 // status: 0 all passed, 1 a failure, 77 skipped (no Chromium; ctest reports it as skipped).
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -21,6 +22,7 @@ import { rules } from './scenarios/rules.mjs';
 import { phone } from './scenarios/phone.mjs';
 import { legacyReplay } from './scenarios/legacy.mjs';
 import { reload } from './scenarios/reload.mjs';
+import { forms } from './scenarios/forms.mjs';
 import * as strategies from './scenarios/strategies.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -50,6 +52,7 @@ const SCENARIOS = {
     strategy: strategies.bilobaKeyboard(rng(3)) }),
   'two-players': twoPlayers,
   challenge,
+  forms,
   rules,
   phone,
   'legacy-replay': legacyReplay,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { moveMarks } from '../../src/views/marks';
+import { moveMarks } from '../../src/boards';
 import { nextTarget } from '../../src/boards/cursor';
 import { formatClock, leftNow } from '../../src/table/Clocks';
 

@@ -1,4 +1,4 @@
-#include "server/biloba/click_player.h"
+#include "compat/biloba/click_player.h"
 
 #include "core/registry.h"
 #include "games/biloba/biloba_board.h"
@@ -18,8 +18,19 @@ Position turn_start(const ClickMachine& machine, const Position& start) {
   return machine.turns().back().after;
 }
 
+namespace {
+
+// The game's own players ("classic") are found in the registry: register before asking for one
+// (bot_ is built before game_, which would register too late).
+std::unique_ptr<Bot> make_registered_bot(std::string_view bot_name, std::uint64_t seed) {
+  register_builtin_games();
+  return make_bot(bot_name, seed);
+}
+
+}  // namespace
+
 ClickPlayer::ClickPlayer(std::string_view bot_name, std::uint64_t seed, const Position& start)
-    : bot_(make_bot(bot_name, seed)), start_(start), game_(legacy_game(start.players)) {}
+    : bot_(make_registered_bot(bot_name, seed)), start_(start), game_(legacy_game(start.players)) {}
 
 int ClickPlayer::next_click(const ClickMachine& machine) {
   const int seat = machine.asked();

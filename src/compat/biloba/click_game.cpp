@@ -1,4 +1,4 @@
-#include "server/biloba/click_game.h"
+#include "compat/biloba/click_game.h"
 
 #include <thread>
 

@@ -1,4 +1,4 @@
-#include "server/biloba/lobby_names.h"
+#include "compat/biloba/lobby_names.h"
 
 namespace plateau::biloba::net {
 

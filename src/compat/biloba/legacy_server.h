@@ -17,10 +17,11 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "server/biloba/blb.h"
+#include "compat/biloba/blb.h"
 
 // Boost 1.74's awaitable.hpp needs <utility> first (std::exchange).
 #include <utility>
@@ -64,6 +65,10 @@ struct LegacyServerOptions {
   std::string cpu_bot = "classic";
   std::chrono::milliseconds cpu_delay{1'000};
   std::uint64_t cpu_seed = 1;
+  // Where CPU seats think (the bot's choose_move): never the I/O strand, so that a slow level
+  // stalls no connection. Required by LegacyServer (`plateau serve` passes its worker pool);
+  // LegacyServerThread uses a thread of its own when unset.
+  std::optional<boost::asio::any_io_executor> cpu_executor;
   // When > 0, a network seat still free this long after the game was published is taken by a
   // Plateau CPU seat, so an original client can play against Plateau's bots.
   std::chrono::milliseconds cpu_fill_after{0};
@@ -96,7 +101,9 @@ struct LegacyGameStatus {
 
 class LegacyServer {
  public:
-  // Uses `executor` for every socket and timer (all work runs on one strand of it).
+  // Uses `executor` for every socket and timer (all work runs on one strand of it), and
+  // options.cpu_executor for the CPU seats' thinking. Throws std::invalid_argument when
+  // options.cpu_executor is unset.
   LegacyServer(boost::asio::any_io_executor executor, LegacyServerOptions options);
   ~LegacyServer();
   LegacyServer(const LegacyServer&) = delete;
@@ -136,6 +143,9 @@ class LegacyServerThread {
   // wait for ever on a loop that ran out of work.
   boost::asio::executor_work_guard<boost::asio::io_context::executor_type> work_{
       io_.get_executor()};
+  // The CPU seats' thread when the options name none. Stopped and joined after the loop's
+  // thread, before the loop is destroyed (a bot still thinking posts its answer to the loop).
+  boost::asio::thread_pool cpus_{1};
   std::unique_ptr<LegacyServer> server_;
   std::thread thread_;
 };

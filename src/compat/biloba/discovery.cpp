@@ -1,4 +1,4 @@
-#include "server/biloba/discovery.h"
+#include "compat/biloba/discovery.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "games/biloba/biloba_clicks.h"
-#include "server/biloba/blb.h"
-#include "server/biloba/click_player.h"
-#include "server/biloba/legacy_client.h"
+#include "compat/biloba/blb.h"
+#include "compat/biloba/click_player.h"
+#include "compat/biloba/legacy_client.h"
 
 namespace plateau::biloba::net {
 

@@ -1,4 +1,4 @@
-#include "server/biloba/legacy_client.h"
+#include "compat/biloba/legacy_client.h"
 
 #include <poll.h>
 #include <sys/socket.h>

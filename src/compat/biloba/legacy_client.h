@@ -12,7 +12,7 @@
 #include <utility>
 #include <vector>
 
-#include "server/biloba/wire.h"
+#include "compat/biloba/wire.h"
 
 #include <boost/asio.hpp>
 

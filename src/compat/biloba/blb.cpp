@@ -1,4 +1,4 @@
-#include "server/biloba/blb.h"
+#include "compat/biloba/blb.h"
 
 #include <cstdlib>
 #include <ctime>

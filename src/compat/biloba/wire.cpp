@@ -1,4 +1,4 @@
-#include "server/biloba/wire.h"
+#include "compat/biloba/wire.h"
 
 #include <cstdio>
 

@@ -1,0 +1,133 @@
+#pragma once
+// A Batch: writes to apply atomically (all or none), as plain data (DESIGN.md §1, store layer).
+//
+// A batch is a list of typed operations, one struct per kind, in the order they were added. It
+// holds no code and knows no database: a Backend (backend.h) reads the operations and applies
+// them. Tests and tools can read them too (ops()).
+//
+// Adding an operation (e.g. an event row, a token row) is four small edits:
+//   1. a struct below, next to the others, saying what it writes and when it fails, with a
+//      defaulted operator== (and one on its row type in store_types.h: tests compare ops);
+//   2. its name appended to the `Op` variant;
+//   3. a Batch method that appends it (the callers' API);
+//   4. its SQL in sqlite_backend.cpp (SqliteBackend's OpWriter gets an operator() for it; the
+//      build fails until it has one, since std::visit must cover every alternative).
+// Rows read back at start-up also get a Snapshot field (store_types.h) and a query in
+// SqliteBackend::load(); a new table gets a migration at the end of migrations.cpp. For
+// example, an event row:
+//   struct AddEvent { EventRow row; bool operator==(const AddEvent&) const = default; };
+//   using Op = std::variant<..., DeleteTable, AddEvent>;
+//   void add_event(const EventRow& row) { ops_.emplace_back(AddEvent{row}); }
+//   void operator()(const AddEvent& op) {            // in sqlite_backend.cpp's OpWriter
+//     Run q = statement("INSERT INTO table_events(table_id, seq, kind, body) VALUES (?, ?, ?, ?)");
+//     q->bind(1, static_cast<int64_t>(op.row.table_id)); ...; q->exec();
+//   }
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "store/store_types.h"
+
+namespace plateau::store {
+
+// Inserts or replaces the account (name is the key, case-insensitive).
+struct PutAccount {
+  AccountRow row;
+  bool operator==(const PutAccount&) const = default;
+};
+// Inserts or replaces the rating of (game, player).
+struct PutRating {
+  RatingRow row;
+  bool operator==(const PutRating&) const = default;
+};
+// Inserts the table row, or (id already stored) replaces only its `data`: game, number and
+// created_ms never change once a table exists.
+struct PutTable {
+  TableRow row;
+  bool operator==(const PutTable&) const = default;
+};
+// Inserts a move; fails the batch if (table_id, ply) is already stored or the table is not.
+struct AddMove {
+  MoveRow row;
+  bool operator==(const AddMove&) const = default;
+};
+// Deletes the moves of `table_id` with ply >= `from_ply` (undo). No such move: no change.
+struct DeleteMovesFrom {
+  std::int64_t table_id = 0;
+  int from_ply = 0;
+  bool operator==(const DeleteMovesFrom&) const = default;
+};
+// Appends a chat line; fails the batch if the table is not stored.
+struct AddChat {
+  ChatRow row;
+  bool operator==(const AddChat&) const = default;
+};
+// Raises counter `name` to `value`; a lower value than the stored one is ignored.
+struct PutCounter {
+  std::string name;
+  std::int64_t value = 0;
+  bool operator==(const PutCounter&) const = default;
+};
+// Deletes the table `table_id` with its moves and chat. No such table: no change.
+struct DeleteTable {
+  std::int64_t table_id = 0;
+  bool operator==(const DeleteTable&) const = default;
+};
+// Inserts or replaces a resume token (the selector is the key).
+struct PutToken {
+  TokenRow row;
+  bool operator==(const PutToken&) const = default;
+};
+// Deletes the resume token `selector` (logout, expiry). No such token: no change.
+struct DeleteToken {
+  std::string selector;
+  bool operator==(const DeleteToken&) const = default;
+};
+
+// One write. Append new kinds at the end (see the top of this file).
+using Op = std::variant<PutAccount, PutRating, PutTable, AddMove, DeleteMovesFrom, AddChat,
+                        PutCounter, DeleteTable, PutToken, DeleteToken>;
+
+class Batch {
+ public:
+  void put_account(const AccountRow& row) { ops_.emplace_back(PutAccount{row}); }
+  void put_rating(const RatingRow& row) { ops_.emplace_back(PutRating{row}); }
+  // Inserts or replaces the table row (id is the key; see PutTable).
+  void put_table(const TableRow& row) { ops_.emplace_back(PutTable{row}); }
+  // Inserts a move; fails the batch if (table_id, ply) is already stored.
+  void add_move(const MoveRow& row) { ops_.emplace_back(AddMove{row}); }
+  // Deletes the moves of `table_id` with ply >= `from_ply` (undo).
+  void delete_moves_from(std::int64_t table_id, int from_ply) {
+    ops_.emplace_back(DeleteMovesFrom{table_id, from_ply});
+  }
+  void add_chat(const ChatRow& row) { ops_.emplace_back(AddChat{row}); }
+  // Raises counter `name` to `value` (a counter never goes down: a lower value is ignored).
+  void put_counter(const std::string& name, std::int64_t value) {
+    ops_.emplace_back(PutCounter{name, value});
+  }
+  // Deletes the table `table_id` with its moves and chat (a table nobody will ever use).
+  void delete_table(std::int64_t table_id) { ops_.emplace_back(DeleteTable{table_id}); }
+  void put_token(const TokenRow& row) { ops_.emplace_back(PutToken{row}); }
+  void delete_token(const std::string& selector) { ops_.emplace_back(DeleteToken{selector}); }
+
+  // Registers `undo`, which reverts an in-memory change made along with this batch (a rating in
+  // the lobby's cache). It is the submitter's, not a write: the store never runs it; the
+  // submitter takes them (take_rollbacks) and runs them, in reverse order, if the batch fails.
+  void on_rollback(std::function<void()> undo) { rollbacks_.push_back(std::move(undo)); }
+  std::vector<std::function<void()>> take_rollbacks() { return std::exchange(rollbacks_, {}); }
+
+  bool empty() const { return ops_.empty(); }
+  std::size_t size() const { return ops_.size(); }
+  // The writes, in the order they were added (a backend applies them in this order).
+  const std::vector<Op>& ops() const { return ops_; }
+
+ private:
+  std::vector<Op> ops_;
+  std::vector<std::function<void()>> rollbacks_;
+};
+
+}  // namespace plateau::store

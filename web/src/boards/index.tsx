@@ -1,0 +1,54 @@
+// The per-game parts of the browser client, by registry name: how a game's position string is
+// drawn and which points its move notation touches (for the last-move mark). With the rules
+// pages (rules/pages.tsx), the per-game views (views/) and their strings (boards/strings.ts),
+// the only place in web/src that names a game; everything else asks here or /api/games
+// (lobby/games.ts). A new game adds one entry here and its board, view and rules pages.
+import type { JSX } from 'preact';
+import type { BoardInput } from './types';
+import { BohnDuellBoard } from './BohnDuellBoard';
+import { PhutballBoard } from './PhutballBoard';
+import { BilobaBoard } from './BilobaBoard';
+import { bohnDuellMarks, parseBohnDuell } from '../views/bohnduell';
+import { parsePhutball, phutballMarks, phutballRows } from '../views/phutball';
+import { bilobaMarks, parseBiloba } from '../views/biloba';
+
+export interface BoardProps extends BoardInput {
+  position: string; // State::serialize() of the game
+  options: string; // the table's options ("handicap=0.5"): some boards depend on them
+  names?: string[]; // players by game seat
+}
+
+export interface GameBoard {
+  render: (props: BoardProps) => JSX.Element;
+  // The points, squares or bowls `move` (canonical notation, played by the seat labelled
+  // `seatLabel`) touches.
+  marks: (move: string, seatLabel: string) => string[];
+}
+
+const BOARDS: Record<string, GameBoard> = {
+  bohnduell: {
+    render: (p) => <BohnDuellBoard {...p} view={parseBohnDuell(p.position)} />,
+    marks: bohnDuellMarks,
+  },
+  phutball: {
+    render: (p) => <PhutballBoard {...p} view={parsePhutball(p.position, phutballRows(p.options))} />,
+    marks: phutballMarks,
+  },
+  biloba: {
+    render: (p) => <BilobaBoard {...p} view={parseBiloba(p.position)} />,
+    marks: bilobaMarks,
+  },
+};
+
+// The board of `game`, undefined for a game this client cannot draw.
+export function boardOf(game: string): GameBoard | undefined {
+  return Object.prototype.hasOwnProperty.call(BOARDS, game) ? BOARDS[game] : undefined;
+}
+
+// Whether this client can show tables of `game`.
+export const hasBoard = (game: string): boolean => boardOf(game) !== undefined;
+
+// The marks of a move of `game` ([] for a game without a board).
+export function moveMarks(game: string, move: string, seatLabel: string): string[] {
+  return boardOf(game)?.marks(move, seatLabel) ?? [];
+}
