@@ -20,6 +20,8 @@ struct ServeOptions {
   double rate = 20.0;
   double login_backoff_base = 1.0;  // seconds
   double login_backoff_max = 900.0;
+  int token_ttl = 30 * 86400;  // seconds
+  int guest_token_ttl = 7200;
 };
 
 }  // namespace
@@ -110,6 +112,23 @@ void add_serve_command(CLI::App& app) {
                   "Events kept in memory per table for resync BOARD SEQ")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+  cmd->add_option("--token-ttl", opt->token_ttl,
+                  "Seconds an account's resume token stays valid after its last use")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 86400 * 366));
+  cmd->add_option("--guest-token-ttl", opt->guest_token_ttl,
+                  "Seconds a guest's resume token (and the guest's set-up tables) stay after "
+                  "its last use")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 86400 * 366));
+  cmd->add_option("--max-tokens-per-user", lobby_limits.max_tokens_per_user,
+                  "Resume tokens kept per user; a new one revokes the least recently used")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
+  cmd->add_option("--max-tokens", lobby_limits.max_tokens,
+                  "Resume tokens kept in all; a new one revokes the one expiring first")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
   auto* cert = cmd->add_option("--tls-cert", opt->server.tls_cert,
                                "PEM certificate chain: serve HTTPS and WSS on the HTTP port")
                    ->check(CLI::ExistingFile);
@@ -145,6 +164,8 @@ void add_serve_command(CLI::App& app) {
     opt->server.lobby_limits.login_backoff_base = ms(opt->login_backoff_base);
     opt->server.lobby_limits.login_backoff_max =
         std::max(ms(opt->login_backoff_max), ms(opt->login_backoff_base));
+    opt->server.lobby_limits.token_ttl = std::chrono::seconds(opt->token_ttl);
+    opt->server.lobby_limits.guest_token_ttl = std::chrono::seconds(opt->guest_token_ttl);
     opt->server.limits.burst = std::max(40.0, opt->rate * 2);
     server::run_server(opt->server);
   });

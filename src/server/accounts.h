@@ -67,6 +67,9 @@ class Accounts {
   bool exists(const std::string& name) const { return !canonical(name).empty(); }
   std::size_t size() const;
 
+  // The back-off shared by logins and resume attempts (`resume TOKEN`).
+  LoginThrottle& throttle() { return throttle_; }
+
   // Refusal text of a login during a back-off (what login() answers).
   static std::string refusal_text(const std::string& name, const LoginThrottle::Refusal& r);
 

@@ -46,6 +46,7 @@ class Client : public std::enable_shared_from_this<Client> {
   // worker. Others learn a user's name from the lobby's online list.
   std::string user;  // "" until login
   bool guest = false;
+  std::string token_selector;  // the resume token this connection logged in with or was given
   bool gone = false;  // the connection has ended (Lobby::disconnected): never log it in again
   std::weak_ptr<Table> current;  // the table of /join, /say, ... without a board number
 

@@ -22,6 +22,7 @@ constexpr std::array kWords = {
     VerbWord{"login", Verb::kLogin},
     VerbWord{"guest", Verb::kGuest},
     VerbWord{"logout", Verb::kLogout},
+    VerbWord{"resume", Verb::kResume},
     VerbWord{"quit", Verb::kQuit},
     VerbWord{"exit", Verb::kQuit},
     VerbWord{"who", Verb::kWho},
@@ -277,6 +278,9 @@ std::optional<Command> parse_command(std::string_view line) {
     case Verb::kLogin:
       expect_args(c, 2, 2, "login NAME PASSWORD");
       break;
+    case Verb::kResume:
+      expect_args(c, 1, 1, "resume TOKEN");
+      break;
     case Verb::kGuest:
     case Verb::kLogout:
     case Verb::kQuit:
@@ -446,7 +450,8 @@ const std::vector<std::pair<std::string, std::string>>& command_help() {
       {"register NAME PASSWORD", "create an account and log in"},
       {"login NAME PASSWORD", "log in"},
       {"guest", "log in as a guest (unrated games only)"},
-      {"logout | quit", "log out | close the connection"},
+      {"resume TOKEN", "log in again with the resume token of an earlier login"},
+      {"logout | quit", "log out (revoking your resume token) | close the connection"},
       {"who", "users online"},
       {"games", "the games this server plays"},
       {"help [GAME]", "this list, or a game's seats and options"},

@@ -26,6 +26,7 @@ enum class Verb {
   kLogin,
   kGuest,
   kLogout,
+  kResume,  // resume TOKEN: log in with a resume token (resume_tokens.h)
   kQuit,
   kWho,
   kGames,

@@ -10,6 +10,7 @@
 #include "core/text.h"
 #include "server/json_text.h"
 #include "server/lobby.h"
+#include "server/table_directory.h"
 #include "server/origin_check.h"
 #include "server/static_files.h"
 #include "server/table_access.h"
@@ -187,14 +188,7 @@ void BasicHttpSession<Stream>::on_read(beast::error_code ec) {
     nlohmann::json j = nlohmann::json::array();
     for (const auto& s : lobby_.table_summaries()) {
       if (s.access.invisible) continue;  // HTTP carries no login: nobody may see it here
-      nlohmann::json seats = nlohmann::json::array();
-      for (const auto& o : s.seats) seats.push_back({{"kind", o.kind}, {"name", o.name}});
-      j.push_back({{"game", s.game},
-                   {"board", s.number},
-                   {"status", status_name(s.status)},
-                   {"ply", s.ply},
-                   {"seats", seats},
-                   {"options", s.options}});
+      j.push_back(listing_json(s));  // the same serialiser as the `tables` command
     }
     respond(make(http::status::ok, json_text(j) + "\n", "application/json"));
     return;

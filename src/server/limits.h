@@ -60,6 +60,16 @@ struct LobbyLimits {
   // Events kept in memory per table (and read back at start-up) for `resync BOARD SEQ`; a SEQ
   // older than the oldest kept answers an error (docs/PROTOCOL.md). --events-kept
   std::size_t events_kept = 1000;
+  // Resume tokens (issue 13, item 6; resume_tokens.h): a token stays valid this long after its
+  // last use (issued, resumed, or a connection logged in with it still open). --token-ttl,
+  // --guest-token-ttl (seconds). A guest's set-up tables stay while the guest holds a valid token.
+  std::chrono::seconds token_ttl{std::chrono::hours(24 * 30)};
+  std::chrono::seconds guest_token_ttl{std::chrono::hours(2)};
+  // Tokens kept per user (name, any case); one more revokes that user's least recently used.
+  // --max-tokens-per-user
+  std::size_t max_tokens_per_user = 10;
+  // Tokens kept in all; one more revokes the one that would expire first. --max-tokens
+  std::size_t max_tokens = 100000;
 };
 
 // NIST SP 800-63B §5.1.1.2: memorised secrets of at least 8 characters.

@@ -1,5 +1,5 @@
-// Over 600 lines: listings, table numbering, challenges and routing are still one service here;
-// accounts and logins moved to accounts.cpp / login_throttle.cpp, and issue 13 splits the rest.
+// The Lobby's start-up and routing, and the commands that make or reach tables (open, table,
+// challenge, board commands). Accounts: lobby_login.cpp; listings: lobby_lists.cpp.
 #include "server/lobby.h"
 
 #include <spdlog/spdlog.h>
@@ -14,6 +14,7 @@
 #include "core/registry.h"
 #include "core/text.h"
 #include "server/password.h"
+#include "server/lobby_ctx.h"
 #include "server/table_access.h"
 
 namespace plateau::server {
@@ -25,32 +26,7 @@ namespace {
 // Guest numbers reserved in the store per write (guest_names.h).
 constexpr std::int64_t kGuestBlock = 64;
 
-// Removes `client` (and connections already gone) from `clients`.
-void drop_client(std::vector<std::weak_ptr<Client>>& clients,
-                 const std::shared_ptr<Client>& client) {
-  clients.erase(std::remove_if(clients.begin(), clients.end(),
-                               [&](const auto& w) {
-                                 auto c = w.lock();
-                                 return !c || c == client;
-                               }),
-                clients.end());
-}
-
-Event list_event(const std::string& what, json items, std::vector<std::string> lines) {
-  return Event{
-      "list", {{"what", what}, {"items", std::move(items)}, {"lines", std::move(lines)}}, {}};
-}
-
 }  // namespace
-
-// One command in flight: who sent it, how to answer, and what to run when it is done.
-struct Lobby::Ctx {
-  std::shared_ptr<Client> client;
-  std::function<void()> done;
-  bool deferred = false;  // `done` is called later (a table or a worker finishes the command)
-  void reply(const Event& e) { client->send(e, true); }
-  Caller caller() const { return Caller{client->user, client->guest, client}; }
-};
 
 Lobby::Lobby(boost::asio::io_context& io, store::Store& store, boost::asio::thread_pool& workers,
              boost::asio::thread_pool& hashing, const LobbyLimits& limits)
@@ -59,13 +35,9 @@ Lobby::Lobby(boost::asio::io_context& io, store::Store& store, boost::asio::thre
       workers_(workers),
       limits_(limits),
       accounts_(store, hashing, limits),
-      guests_(store, kGuestBlock) {}
-
-std::int64_t Lobby::now_ms() {
-  return std::chrono::duration_cast<std::chrono::milliseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
+      guests_(store, kGuestBlock),
+      tokens_(store, limits),
+      sweep_timer_(io) {}
 
 void Lobby::restore() {
   store::Snapshot snap = store_.load(limits_.events_kept);
@@ -73,17 +45,18 @@ void Lobby::restore() {
   const std::int64_t downtime_ms =
       snap.alive_ms > 0 ? std::max<std::int64_t>(0, now_ms() - snap.alive_ms) : 0;
   std::vector<std::shared_ptr<Table>> restored;
+  int next_guest = 1;
+  std::size_t skipped = 0;
+  accounts_.restore(snap.accounts);
+  ratings_.restore(snap.ratings);
   {
     std::lock_guard lock(mutex_);
-    accounts_.restore(snap.accounts);
-    for (auto& r : snap.ratings) ratings_[{r.game, to_lower(r.player)}] = r;
     static const std::vector<store::MoveRow> kNoMoves;
     static const std::vector<store::ChatRow> kNoChat;
     static const std::vector<store::EventRow> kNoEvents;
     for (const auto& row : snap.tables) {
       // Whatever happens to this table, its number and id stay taken.
-      next_number_[row.game] = std::max(next_number_[row.game], row.number + 1);
-      next_table_id_ = std::max(next_table_id_, row.id + 1);
+      directory_.reserve(row.game, row.number, row.id);
       auto mit = snap.moves.find(row.id);
       auto cit = snap.chat.find(row.id);
       std::shared_ptr<Table> table;
@@ -100,19 +73,22 @@ void Lobby::restore() {
         skipped_.push_back({row.game, row.number, row.id, e.what()});
         continue;
       }
-      tables_[{row.game, row.number}] = table;
+      directory_.insert(table);
       for (const auto& s : table->summary().seats) {
         if (s.kind == "user" && starts_with(to_lower(s.name), "guest")) {
           try {
-            next_guest_ = std::max(next_guest_, std::stoi(s.name.substr(5)) + 1);
+            next_guest = std::max(next_guest, std::stoi(s.name.substr(5)) + 1);
           } catch (...) {
           }
         }
       }
       restored.push_back(table);
     }
+    skipped = skipped_.size();
   }
-  guests_.restore(snap.counters, next_guest_ - 1);
+  guests_.restore(snap.counters, next_guest - 1);
+  tokens_.restore(snap.tokens, now_ms());
+  arm_token_sweep();
   if (downtime_ms > 0) spdlog::info("store: the server was down for {} ms", downtime_ms);
   for (auto& t : restored) t->resume(downtime_ms);
   spdlog::info(
@@ -123,7 +99,7 @@ void Lobby::restore() {
         for (const auto& [id, m] : snap.moves) n += m.size();
         return n;
       }(),
-      skipped_.size());
+      skipped);
 }
 
 std::vector<SkippedTable> Lobby::skipped_tables() const {
@@ -131,65 +107,27 @@ std::vector<SkippedTable> Lobby::skipped_tables() const {
   return skipped_;
 }
 
-void Lobby::forget_table(const std::string& game, int number, const Table* table) {
-  std::lock_guard lock(mutex_);
-  auto it = tables_.find({game, number});
-  if (it != tables_.end() && it->second.get() == table) tables_.erase(it);
-}
-
 void Lobby::stop() {
-  std::lock_guard lock(mutex_);
-  for (auto& [key, t] : tables_) t->stop();
+  sweep_timer_.cancel();
+  for (const auto& t : directory_.all()) t->stop();
 }
 
-void Lobby::connected(const std::shared_ptr<Client>& client) {
-  std::lock_guard lock(mutex_);
-  ++connections_;
-  (void)client;
-}
+void Lobby::connected(const std::shared_ptr<Client>&) { presence_.connected(); }
 
 void Lobby::disconnected(const std::shared_ptr<Client>& client) {
-  {
-    std::lock_guard lock(mutex_);
-    --connections_;
-  }
+  presence_.disconnected();
   // On the client's strand, like every identity change: a login finishing later sees `gone`
   // and leaves the online list alone. (`user` stays, for the log line of the disconnection.)
   client->gone = true;
-  std::string guest_gone;
-  {
-    std::lock_guard lock(mutex_);
-    guest_gone = go_offline_locked(client);
-  }
+  // A token stays valid for its lifetime after the last connection that used it.
+  if (!client->token_selector.empty()) tokens_.touch(client->token_selector, now_ms());
+  const std::string guest_gone = presence_.go_offline(client);
   if (!guest_gone.empty()) guest_left(guest_gone);
   for (const auto& table : client->watched_tables()) table->watcher_closed(client);
 }
 
-std::vector<std::shared_ptr<Client>> Lobby::clients_of(const std::string& user) const {
-  std::vector<std::shared_ptr<Client>> out;
-  std::lock_guard lock(mutex_);
-  auto it = online_.find(to_lower(user));
-  if (it == online_.end()) return out;
-  for (const auto& w : it->second.clients) {
-    if (auto c = w.lock()) out.push_back(c);
-  }
-  return out;
-}
-
-bool Lobby::is_account(const std::string& name) const { return accounts_.exists(name); }
-
-std::shared_ptr<Table> Lobby::find_table(const std::string& game, int number) const {
-  std::lock_guard lock(mutex_);
-  auto it = tables_.find({game, number});
-  return it == tables_.end() ? nullptr : it->second;
-}
-
 std::vector<TableSummary> Lobby::table_summaries() const {
-  std::vector<std::shared_ptr<Table>> tables;
-  {
-    std::lock_guard lock(mutex_);
-    for (const auto& [k, t] : tables_) tables.push_back(t);
-  }
+  const std::vector<std::shared_ptr<Table>> tables = directory_.all();
   std::vector<TableSummary> out;
   out.reserve(tables.size());
   for (const auto& t : tables) out.push_back(t->summary());
@@ -197,73 +135,8 @@ std::vector<TableSummary> Lobby::table_summaries() const {
 }
 
 LobbyStats Lobby::stats() const {
-  std::lock_guard lock(mutex_);
-  return {connections_, tables_.size(), accounts_.size()};  // lock order: lobby, then accounts
+  return {presence_.connections(), directory_.size(), accounts_.size()};
 }
-
-std::vector<std::string> Lobby::rate_game(const std::string& game, const std::string& a,
-                                          const std::string& b, double score_a,
-                                          store::Batch& batch) {
-  std::lock_guard lock(mutex_);
-  auto get = [&](const std::string& p) -> store::RatingRow& {
-    auto key = std::make_pair(game, to_lower(p));
-    auto it = ratings_.find(key);
-    if (it == ratings_.end()) {
-      store::RatingRow row;
-      row.game = game;
-      row.player = p;
-      it = ratings_.emplace(key, row).first;
-    }
-    return it->second;
-  };
-  // If the batch fails, the cache goes back to what is stored (a row made just now goes).
-  std::vector<std::pair<store::RatingRow, bool>> before;  // (row, it was there)
-  for (const auto* p : {&a, &b}) {
-    auto it = ratings_.find({game, to_lower(*p)});
-    before.emplace_back(it != ratings_.end() ? it->second : store::RatingRow{},
-                        it != ratings_.end());
-  }
-  batch.on_rollback([this, game, a, b, before] {
-    std::lock_guard lock(mutex_);
-    const std::string names[] = {a, b};
-    for (int i = 0; i < 2; ++i) {
-      const auto key = std::make_pair(game, to_lower(names[i]));
-      if (before[i].second) {
-        ratings_[key] = before[i].first;
-      } else {
-        ratings_.erase(key);
-      }
-    }
-  });
-  store::RatingRow& ra = get(a);
-  store::RatingRow& rb = get(b);
-  const Glicko ga{ra.rating, ra.deviation, ra.volatility};
-  const Glicko gb{rb.rating, rb.deviation, rb.volatility};
-  const Glicko na = glicko2_update(ga, gb, score_a);
-  const Glicko nb = glicko2_update(gb, ga, 1.0 - score_a);
-  std::vector<std::string> lines;
-  auto line = [](const std::string& p, double from, double to, double rd) {
-    const long f = std::lround(from);
-    const long t = std::lround(to);
-    return p + "'s rating went " + (t >= f ? "up" : "down") + " from " + std::to_string(f) +
-           " to " + std::to_string(t) + "." + (rd > 110 ? " (provisional)" : "");
-  };
-  lines.push_back(line(a, ra.rating, na.rating, na.deviation));
-  lines.push_back(line(b, rb.rating, nb.rating, nb.deviation));
-  ra.rating = na.rating;
-  ra.deviation = na.deviation;
-  ra.volatility = na.volatility;
-  ++ra.games;
-  rb.rating = nb.rating;
-  rb.deviation = nb.deviation;
-  rb.volatility = nb.volatility;
-  ++rb.games;
-  batch.put_rating(ra);
-  batch.put_rating(rb);
-  return lines;
-}
-
-// ---------------------------------------------------------------------------------------------
 
 void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view line,
                    std::function<void()> done) {
@@ -304,6 +177,8 @@ void Lobby::dispatch(Ctx& ctx, Command& c) {
       return cmd_guest(ctx);
     case Verb::kLogout:
       return cmd_logout(ctx);
+    case Verb::kResume:
+      return cmd_resume(ctx, c);
     case Verb::kQuit:
       ctx.reply(Event{"bye", {{"text", "Goodbye."}}, {}});
       ctx.client->close();
@@ -334,294 +209,14 @@ void Lobby::dispatch(Ctx& ctx, Command& c) {
   }
 }
 
-void Lobby::set_user(const std::shared_ptr<Client>& client, const std::string& user, bool guest) {
-  std::string guest_gone;  // a guest whose last connection this was
-  {
-    std::lock_guard lock(mutex_);
-    guest_gone = go_offline_locked(client);
-    client->user = user;
-    client->guest = guest;
-    if (!user.empty()) {
-      Online& entry = online_[to_lower(user)];
-      entry.name = user;
-      entry.clients.push_back(client);
-    }
-  }
-  if (!guest_gone.empty()) guest_left(guest_gone);
-}
-
-std::string Lobby::go_offline_locked(const std::shared_ptr<Client>& client) {
-  if (client->user.empty()) return "";
-  auto it = online_.find(to_lower(client->user));
-  if (it == online_.end()) return "";
-  drop_client(it->second.clients, client);
-  if (!it->second.clients.empty()) return "";
-  online_.erase(it);
-  return client->guest ? client->user : "";
-}
-
-std::function<void(std::string, std::string)> Lobby::finish_login(const Ctx& ctx, bool guest,
-                                                                  std::string what,
-                                                                  std::string text) {
-  return [this, client = ctx.client, done = ctx.done, guest, what = std::move(what),
-          text = std::move(text)](std::string user, std::string error) {
-    client->on_strand([this, client, done, guest, what, text, user, error] {
-      if (!error.empty()) {
-        client->send(error_event(error), true);
-      } else if (!client->gone) {
-        set_user(client, user, guest);
-        spdlog::info("{}: {} {}", client->describe(), what, user);
-        std::string shown = text;
-        shown.replace(shown.find("{}"), 2, user);
-        client->send(Event{"login", {{"user", user}, {"guest", guest}, {"text", shown}}, {}}, true);
-      }
-      if (done) done();
-    });
-  };
-}
-
-void Lobby::cmd_register(Ctx& ctx, const Command& c) {
-  // Throws CommandError at once for a bad name or password; hashes on the hash pool.
-  accounts_.register_account(
-      c.args[0], c.args[1],
-      finish_login(ctx, false, "registered", "Welcome, {}. Your account is created."));
-  ctx.deferred = true;
-}
-
-void Lobby::cmd_login(Ctx& ctx, const Command& c) {
-  ctx.deferred = true;
-  accounts_.login(c.args[0], c.args[1], ctx.client->address(),
-                  finish_login(ctx, false, "login", "Hello, {}."));
-}
-
-void Lobby::cmd_guest(Ctx& ctx) {
-  ctx.deferred = true;
-  guests_.issue(finish_login(ctx, true, "guest", "Hello, {} (guest: unrated games only)."));
-}
-
-void Lobby::guest_left(const std::string& name) {
-  std::vector<std::shared_ptr<Table>> mine;
-  {
-    std::lock_guard lock(mutex_);
-    for (const auto& [key, t] : tables_) {
-      if (same_user(t->creator(), name) && t->summary().status == TableStatus::kSetup) {
-        mine.push_back(t);
-      }
-    }
-  }
-  for (const auto& t : mine) {
-    t->discard_if_unused(name, [this, t](bool discarded) {
-      if (!discarded) return;
-      std::lock_guard lock(mutex_);
-      auto it = tables_.find({t->game_name(), t->number()});
-      if (it != tables_.end() && it->second == t) tables_.erase(it);
-    });
-  }
-}
-
-void Lobby::discard_abandoned_guest_tables() {
-  std::set<std::string> guests;
-  {
-    std::lock_guard lock(mutex_);
-    for (const auto& [key, t] : tables_) {
-      const std::string lower = to_lower(t->creator());
-      if (starts_with(lower, "guest") && !online_.count(lower)) guests.insert(t->creator());
-    }
-  }
-  for (const auto& g : guests) guest_left(g);
-}
-
-void Lobby::cmd_logout(Ctx& ctx) {
-  if (ctx.client->user.empty()) throw CommandError("you are not logged in");
-  set_user(ctx.client, "", false);
-  ctx.client->current.reset();
-  ctx.reply(ok_event("Logged out."));
-}
-
-void Lobby::cmd_limit(Ctx& ctx, const Command& c) {
-  if (ctx.client->user.empty()) throw CommandError("log in first");
-  if (ctx.client->guest) {
-    throw CommandError("guests cannot limit challenges; register an account");
-  }
-  auto describe = [](int limit) -> std::string {
-    if (limit == store::kAcceptAllChallenges) return "You accept all challenges.";
-    if (limit == 0) return "You accept no challenges.";
-    return "You accept at most " + count_of(limit, "open board") + " started by others.";
-  };
-  const std::string user = ctx.client->user;
-  if (c.args.empty()) {
-    ctx.reply(
-        ok_event(describe(accounts_.challenge_limit(user).value_or(store::kAcceptAllChallenges))));
-    return;
-  }
-  const std::string word = to_lower(c.args[0]);
-  int limit = 0;
-  if (word == "accept") {
-    limit = store::kAcceptAllChallenges;
-  } else if (word == "reject") {
-    limit = 0;
-  } else {
-    limit = std::stoi(word);  // the parser let through digits only (at most 9)
-    if (limit > kMaxChallengeLimit) {
-      throw CommandError("limit N: N is at most " + std::to_string(kMaxChallengeLimit) +
-                         "; limit accept takes every challenge");
-    }
-  }
-  ctx.deferred = true;
-  accounts_.set_challenge_limit(
-      user, limit,
-      [client = ctx.client, done = ctx.done, text = describe(limit)](std::string error) {
-        client->send(error.empty() ? ok_event(text) : error_event(error), true);
-        if (done) done();
-      });
-}
-
-void Lobby::cmd_who(Ctx& ctx) {
-  std::vector<std::string> names;
-  {
-    std::lock_guard lock(mutex_);
-    for (const auto& [key, entry] : online_) {
-      for (const auto& w : entry.clients) {
-        if (!w.expired()) {
-          names.push_back(entry.name);
-          break;
-        }
-      }
-    }
-  }
-  std::sort(names.begin(), names.end());
-  std::vector<std::string> lines{std::to_string(names.size()) + " online: " + join(names, " ")};
-  ctx.reply(list_event("who", names, lines));
-}
-
-void Lobby::cmd_games(Ctx& ctx) {
-  json items = json::array();
-  std::vector<std::string> lines;
-  for (const GameInfo* g : registered_games()) {
-    items.push_back({{"name", g->name},
-                     {"title", g->title},
-                     {"summary", g->summary},
-                     {"min_seats", g->min_seats},
-                     {"max_seats", g->max_seats}});
-    std::string seats = g->min_seats == g->max_seats
-                            ? std::to_string(g->min_seats)
-                            : std::to_string(g->min_seats) + "-" + std::to_string(g->max_seats);
-    lines.push_back(g->name + " (" + seats + " players): " + g->summary);
-  }
-  ctx.reply(list_event("games", items, lines));
-}
-
-void Lobby::cmd_help(Ctx& ctx, const Command& c) {
-  std::string topic = !c.args.empty() ? to_lower(c.args[0]) : c.game;
-  if (!topic.empty()) {
-    for (const GameInfo* g : registered_games()) {
-      if (g->name != topic) continue;
-      std::vector<std::string> lines{g->title + ": " + g->summary,
-                                     "Seats: " + std::to_string(g->min_seats) + "-" +
-                                         std::to_string(g->max_seats) + ". Options:"};
-      json opts = json::array();
-      for (const auto& o : g->options) {
-        lines.push_back("  " + o.name + "=" + o.accepted + " (default " + o.default_value +
-                        "): " + o.help);
-        opts.push_back({{"name", o.name},
-                        {"default", o.default_value},
-                        {"accepted", o.accepted},
-                        {"help", o.help}});
-      }
-      for (const auto& p : g->presets) lines.push_back("  --" + p.name + ": " + p.help);
-      lines.push_back(
-          "Table options: clock=none|move:SECONDS|fischer:SECONDS+INC, invisible, "
-          "drawseat, host.");
-      ctx.reply(list_event("help", {{"game", g->name}, {"options", opts}}, lines));
-      return;
-    }
-    if (!c.game.empty() || !c.args.empty()) {
-      bool command = false;
-      for (const auto& [usage, text] : command_help()) {
-        if (to_lower(usage).find(topic) != std::string::npos) command = true;
-      }
-      if (!command) throw CommandError("no help for '" + topic.substr(0, 30) + "'; try help");
-    }
-  }
-  std::vector<std::string> lines{"Commands (a leading '/' is optional):"};
-  json items = json::array();
-  for (const auto& [usage, text] : command_help()) {
-    if (!topic.empty() && to_lower(usage).find(topic) == std::string::npos) continue;
-    std::string u = usage;
-    u.resize(std::max<std::size_t>(u.size(), 46), ' ');
-    lines.push_back("  " + u + " " + text);
-    items.push_back({{"usage", usage}, {"help", text}});
-  }
-  ctx.reply(list_event("help", items, lines));
-}
-
-void Lobby::cmd_tables(Ctx& ctx, const Command& c) {
-  json items = json::array();
-  std::vector<std::string> lines;
-  for (const auto& s : table_summaries()) {
-    if (!c.game.empty() && s.game != c.game) continue;
-    if (!may_reach(s.access, ctx.client->user)) continue;
-    std::vector<std::string> seats;
-    json jseats = json::array();
-    for (const auto& o : s.seats) {
-      std::string n = o.kind.empty() ? "-" : (o.kind == "cpu" ? "cpu:" + o.name : o.name);
-      seats.push_back(n);
-      jseats.push_back(n);
-    }
-    items.push_back({{"game", s.game},
-                     {"board", s.number},
-                     {"status", status_name(s.status)},
-                     {"seats", jseats},
-                     {"ply", s.ply},
-                     {"options", s.options},
-                     {"kind", s.board ? "board" : "table"}});
-    lines.push_back(s.game + " " + std::to_string(s.number) + " " + status_name(s.status) +
-                    " ply " + std::to_string(s.ply) + ": " + join(seats, ", ") +
-                    (s.options.empty() ? "" : " (" + s.options + ")"));
-  }
-  if (lines.empty()) lines.push_back("No tables.");
-  ctx.reply(list_event("tables", items, lines));
-}
-
-void Lobby::cmd_standings(Ctx& ctx, const Command& c) {
-  make_game(c.game);  // throws OptionError listing the games for a bad name
-  std::vector<store::RatingRow> rows;
-  {
-    std::lock_guard lock(mutex_);
-    for (const auto& [key, r] : ratings_) {
-      if (key.first == c.game) rows.push_back(r);
-    }
-  }
-  std::sort(rows.begin(), rows.end(),
-            [](const auto& a, const auto& b) { return a.rating > b.rating; });
-  json items = json::array();
-  std::vector<std::string> lines{"Standings of " + c.game + ":"};
-  int rank = 0;
-  for (const auto& r : rows) {
-    items.push_back({{"player", r.player},
-                     {"rating", std::lround(r.rating)},
-                     {"deviation", std::lround(r.deviation)},
-                     {"games", r.games}});
-    char buf[128];
-    std::snprintf(buf, sizeof buf, "%3d. %-20s %5ld  RD %3ld  games %d", ++rank, r.player.c_str(),
-                  std::lround(r.rating), std::lround(r.deviation), r.games);
-    lines.push_back(buf);
-  }
-  if (rows.empty()) lines.push_back("No rated games yet.");
-  ctx.reply(list_event("standings", items, lines));
-}
-
-std::shared_ptr<Table> Lobby::add_table_locked(std::shared_ptr<const Game> game,
-                                               std::string creator, std::vector<SeatOwner> seats,
-                                               ClockSettings clock) {
-  int& next = next_number_[game->name()];
-  if (next < 101) next = 101;  // pbmserv: board numbers per game type start at 101
-  const int number = next++;
-  const std::int64_t id = next_table_id_++;
-  auto table = std::make_shared<Table>(*this, id, std::move(game), number, std::move(creator),
-                                       std::move(seats), clock, now_ms());
-  tables_[{table->game_name(), number}] = table;
-  return table;
+std::shared_ptr<Table> Lobby::add_table(std::shared_ptr<const Game> game, std::string creator,
+                                        std::vector<SeatOwner> seats, ClockSettings clock,
+                                        const std::function<void(const TableIndex&)>& check) {
+  const std::string name = game->name();
+  return directory_.create(name, check, [&](int number, std::int64_t id) {
+    return std::make_shared<Table>(*this, id, std::move(game), number, std::move(creator),
+                                   std::move(seats), clock, now_ms());
+  });
 }
 
 std::shared_ptr<Table> Lobby::import_game(const std::string& spec,
@@ -636,16 +231,11 @@ std::shared_ptr<Table> Lobby::import_game(const std::string& spec,
   }
   std::vector<SeatOwner> seats;
   for (const auto& name : players) seats.push_back({"legacy", name});
-  std::shared_ptr<Table> table;
-  {
-    std::lock_guard lock(mutex_);
-    table = add_table_locked(game, "biloba-net", std::move(seats), ClockSettings{});
-  }
+  auto table = add_table(game, "biloba-net", std::move(seats), ClockSettings{}, nullptr);
   try {
     table->import_finished(moves, unfinished_reason, std::move(stored));
   } catch (...) {
-    std::lock_guard lock(mutex_);
-    tables_.erase({table->game_name(), table->number()});
+    directory_.forget(table->game_name(), table->number(), table.get());
     throw;
   }
   return table;
@@ -679,12 +269,9 @@ void Lobby::cmd_open(Ctx& ctx, const Command& c) {
   if (ctx.client->user.empty()) throw CommandError("log in first");
   auto [opts, clock] = game_options_and_clock(c);
   auto game = make_game(c.game, join(opts, ","));
-  std::shared_ptr<Table> table;
-  {
-    std::lock_guard lock(mutex_);
-    check_table_quota(tables_, ctx.client->user, ctx.client->guest, limits_);
-    table = add_table_locked(game, ctx.client->user, {}, clock);
-  }
+  auto table = add_table(game, ctx.client->user, {}, clock, [&](const TableIndex& tables) {
+    check_table_quota(tables, ctx.client->user, ctx.client->guest, limits_);
+  });
   ctx.client->current = table;
   ctx.deferred = true;
   table->create(ctx.caller(), ctx.done);
@@ -723,11 +310,7 @@ void Lobby::cmd_challenge(Ctx& ctx, const Command& c) {
       continue;
     }
     std::string canonical = accounts_.canonical(lower);
-    if (canonical.empty()) {
-      std::lock_guard lock(mutex_);
-      auto it = online_.find(lower);
-      if (it != online_.end()) canonical = it->second.name;  // a guest
-    }
+    if (canonical.empty()) canonical = presence_.online_name(lower);  // a guest
     if (canonical.empty()) throw CommandError("no user named '" + who.substr(0, 30) + "'");
     for (const auto& s : seats) {
       if (s.kind == "user" && to_lower(s.name) == lower) {
@@ -738,19 +321,16 @@ void Lobby::cmd_challenge(Ctx& ctx, const Command& c) {
     seats.push_back({"user", canonical});
   }
   if (!me) throw CommandError("you must be one of the players of your challenge");
-  std::shared_ptr<Table> table;
-  {
-    // The checks and the new table in one step: two challenges at once cannot both slip in.
-    std::lock_guard lock(mutex_);
-    check_table_quota(tables_, ctx.client->user, ctx.client->guest, limits_);
+  // The checks and the new table in one step: two challenges at once cannot both slip in.
+  auto table = add_table(game, ctx.client->user, seats, clock, [&](const TableIndex& tables) {
+    check_table_quota(tables, ctx.client->user, ctx.client->guest, limits_);
     for (const auto& s : seats) {
       if (s.kind != "user" || to_lower(s.name) == to_lower(ctx.client->user)) continue;
       if (auto limit = accounts_.challenge_limit(s.name)) {
-        check_challenge_accepted(tables_, s.name, *limit);
+        check_challenge_accepted(tables, s.name, *limit);
       }
     }
-    table = add_table_locked(game, ctx.client->user, seats, clock);
-  }
+  });
   ctx.client->current = table;
   ctx.deferred = true;
   table->create(ctx.caller(), ctx.done);
@@ -772,18 +352,17 @@ std::shared_ptr<Table> Lobby::resolve_board(const Ctx& ctx, const Command& c) co
     }
     return t;
   }
-  std::lock_guard lock(mutex_);
   if (!c.game.empty()) {
-    auto it = tables_.find({c.game, *c.board});
-    if (it == tables_.end() || !reachable(it->second)) throw CommandError(unknown_table_error(c));
-    return it->second;
+    auto t = directory_.find(c.game, *c.board);
+    if (!t || !reachable(t)) throw CommandError(unknown_table_error(c));
+    return t;
   }
   std::shared_ptr<Table> found;
   std::vector<std::string> games;
-  for (const auto& [key, t] : tables_) {
-    if (key.second == *c.board && reachable(t)) {
+  for (const auto& t : directory_.with_number(*c.board)) {
+    if (reachable(t)) {
       found = t;
-      games.push_back(key.first);
+      games.push_back(t->game_name());
     }
   }
   if (games.empty()) throw CommandError(unknown_table_error(c));

@@ -1,8 +1,13 @@
 #pragma once
-// The lobby: the one owner of the server's shared state (accounts, ratings, who is online, the
-// index of tables) behind one mutex, and the entry point of every command line from every
-// transport. It answers account and listing commands itself and hands table and board commands
-// to the table's strand. Each client's commands run one at a time, in order.
+// The lobby: the entry point of every command line from every transport, routing each to the
+// service that answers it (issue 13, item 3): accounts (accounts.h), resume tokens
+// (resume_tokens.h), presence (presence.h), ratings (ratings.h) and the table directory
+// (table_directory.h); table and board commands go to the table's strand. Each client's
+// commands run one at a time, in order. The Lobby is also the TableServices a table receives.
+//
+// Its handlers live in files by job: lobby.cpp (start-up, routing, tables), lobby_login.cpp
+// (register, login, guest, resume, logout, limit), lobby_lists.cpp (who, games, help, tables,
+// standings).
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -16,11 +21,14 @@
 #include "server/asio.h"
 #include "server/client.h"
 #include "server/command.h"
-#include "server/glicko2.h"
 #include "server/guest_names.h"
 #include "server/limits.h"
+#include "server/presence.h"
+#include "server/ratings.h"
+#include "server/resume_tokens.h"
 #include "server/table.h"
-#include "server/table_quota.h"
+#include "server/table_directory.h"
+#include "server/table_services.h"
 #include "store/store.h"
 
 namespace plateau::server {
@@ -40,7 +48,7 @@ struct LobbyStats {
   std::size_t accounts = 0;
 };
 
-class Lobby {
+class Lobby : public TableServices {
  public:
   // `workers` run the CPU players; `hashing` (a separate, small pool) the password hashes, so
   // that logins can never starve bots. `limits` as parsed from `plateau serve`'s flags.
@@ -51,17 +59,14 @@ class Lobby {
   // re-arms clocks and CPU players; running clocks are not charged for the time the server was
   // down (from the store's last sign of life to now). Call once before accepting connections.
   // A table that cannot be replayed is skipped (logged, and listed by skipped_tables()); its
-  // rows stay in the store and its number is not reused.
+  // rows stay in the store and its number is not reused. Starts the resume-token sweep.
   void restore();
   // The tables restore() skipped. Thread-safe.
   std::vector<SkippedTable> skipped_tables() const;
-  // Removes `table` (numbered `number` in `game`) from the index if it is still the one there:
-  // a new table whose first write failed never existed. Thread-safe.
-  void forget_table(const std::string& game, int number, const Table* table);
-  // After restore(): deletes the set-up tables of guests (nobody is online yet, and a guest name
-  // never comes back) that no other user sits at, as when their guest disconnects.
+  // After restore(): deletes the set-up tables of guests that nobody is online as and that
+  // hold no valid resume token, that no other user sits at, as when their guest leaves.
   void discard_abandoned_guest_tables();
-  // Stops table timers (shutdown).
+  // Stops table timers and the token sweep (shutdown).
   void stop();
 
   // Handles one command line of `client`; `done` runs once every reply is queued. Call from the
@@ -71,22 +76,29 @@ class Lobby {
   void connected(const std::shared_ptr<Client>& client);
   void disconnected(const std::shared_ptr<Client>& client);
 
-  // For tables and transports.
-  boost::asio::io_context& io() { return io_; }
-  store::Store& store() { return store_; }
-  boost::asio::thread_pool& workers() { return workers_; }
+  // TableServices (table_services.h), forwarded to the services.
+  boost::asio::io_context& io() override { return io_; }
+  store::Store& store() override { return store_; }
+  boost::asio::thread_pool& workers() override { return workers_; }
+  std::vector<std::shared_ptr<Client>> clients_of(const std::string& user) const override {
+    return presence_.clients_of(user);
+  }
+  bool is_account(const std::string& name) const override { return accounts_.exists(name); }
   // The bounds of `plateau serve` (tables read events_kept).
   const LobbyLimits& limits() const { return limits_; }
-  // Wall clock in ms since the epoch.
-  static std::int64_t now_ms();
-  // Open connections of `user` (case-insensitive).
-  std::vector<std::shared_ptr<Client>> clients_of(const std::string& user) const;
-  bool is_account(const std::string& name) const;
-  // Updates both players' ratings for one game (score_a: 1, 0.5 or 0 for player a), adds the
-  // rows to `batch`, and returns the page's rating lines.
   std::vector<std::string> rate_game(const std::string& game, const std::string& a,
-                                     const std::string& b, double score_a, store::Batch& batch);
-  std::shared_ptr<Table> find_table(const std::string& game, int number) const;
+                                     const std::string& b, double score_a,
+                                     store::Batch& batch) override {
+    return ratings_.rate_game(game, a, b, score_a, batch);
+  }
+  void forget_table(const std::string& game, int number, const Table* table) override {
+    directory_.forget(game, number, table);
+  }
+
+  using TableServices::now_ms;  // wall clock in ms since the epoch
+  std::shared_ptr<Table> find_table(const std::string& game, int number) const {
+    return directory_.find(game, number);
+  }
   // Keeps a game played elsewhere (a biloba 0.9.3 network game on port 8000) as a finished
   // table: `spec` is the game with its options, `players` one name per game seat, `moves` the
   // complete turns in canonical notation; an unfinished game is kept with no result and reason
@@ -101,37 +113,46 @@ class Lobby {
   std::vector<TableSummary> table_summaries() const;
   LobbyStats stats() const;
 
- private:
+  // One command in flight (lobby_ctx.h).
   struct Ctx;
+
+ private:
   void dispatch(Ctx& ctx, Command& c);
+  // lobby_login.cpp
   void cmd_register(Ctx& ctx, const Command& c);
   void cmd_login(Ctx& ctx, const Command& c);
   void cmd_guest(Ctx& ctx);
   void cmd_logout(Ctx& ctx);
+  void cmd_resume(Ctx& ctx, const Command& c);
+  void cmd_limit(Ctx& ctx, const Command& c);
+  // The callback that ends a register/login/guest command: issues a resume token, then on the
+  // client's strand sets the identity (unless the client is gone), logs `what` ("login", ...)
+  // and answers with `text` ("{}" = the name) and the token, or answers the error.
+  std::function<void(std::string, std::string)> finish_login(const Ctx& ctx, bool guest,
+                                                             std::string what, std::string text);
+  // Every sweep period: expired resume tokens go, and with them the set-up tables of guests
+  // left without one.
+  void arm_token_sweep();
+  // A guest left (disconnected, logged out, or logged in as someone else): unless it holds a
+  // valid resume token, its unused set-up tables go.
+  void guest_left(const std::string& name);
+  void set_user(const std::shared_ptr<Client>& client, const std::string& user, bool guest);
+  // lobby_lists.cpp
   void cmd_who(Ctx& ctx);
   void cmd_games(Ctx& ctx);
   void cmd_help(Ctx& ctx, const Command& c);
   void cmd_tables(Ctx& ctx, const Command& c);
   void cmd_standings(Ctx& ctx, const Command& c);
+  // lobby.cpp
   void cmd_open(Ctx& ctx, const Command& c);
   void cmd_table(Ctx& ctx, const Command& c);
   void cmd_challenge(Ctx& ctx, const Command& c);
-  void cmd_limit(Ctx& ctx, const Command& c);
-  // The callback that ends a register/login/guest command: on the client's strand, sets the
-  // identity (unless the client is gone), logs `what` ("login", ...) and answers with `text`
-  // ("{}" = the name), or answers the error.
-  std::function<void(std::string, std::string)> finish_login(const Ctx& ctx, bool guest,
-                                                             std::string what, std::string text);
-  // Takes `client` off the online list (mutex_ held); returns its name if it was a guest's last
-  // connection, else "".
-  std::string go_offline_locked(const std::shared_ptr<Client>& client);
-  // A guest left (disconnected or logged in as someone else): its unused set-up tables go.
-  void guest_left(const std::string& name);
   void to_table(Ctx& ctx, Command& c);
-  void set_user(const std::shared_ptr<Client>& client, const std::string& user, bool guest);
   std::shared_ptr<Table> resolve_board(const Ctx& ctx, const Command& c) const;
-  std::shared_ptr<Table> add_table_locked(std::shared_ptr<const Game> game, std::string creator,
-                                          std::vector<SeatOwner> seats, ClockSettings clock);
+  // A new table in the directory; `check` (under the directory's lock) may throw to refuse.
+  std::shared_ptr<Table> add_table(std::shared_ptr<const Game> game, std::string creator,
+                                   std::vector<SeatOwner> seats, ClockSettings clock,
+                                   const std::function<void(const TableIndex&)>& check);
 
   boost::asio::io_context& io_;
   store::Store& store_;
@@ -139,22 +160,13 @@ class Lobby {
   const LobbyLimits limits_;
   Accounts accounts_;
   GuestNames guests_;
+  ResumeTokens tokens_;
+  Presence presence_;
+  Ratings ratings_;
+  TableDirectory directory_;
+  boost::asio::steady_timer sweep_timer_;
 
-  // Who is online: the name as logged in (so that nobody reads another client's `user`) and
-  // that user's connections. An entry goes with its last connection.
-  struct Online {
-    std::string name;
-    std::vector<std::weak_ptr<Client>> clients;
-  };
-
-  mutable std::mutex mutex_;
-  std::map<std::pair<std::string, std::string>, store::RatingRow> ratings_;  // (game, lower name)
-  std::map<std::string, Online> online_;                                     // lower-case name
-  TableIndex tables_;
-  std::map<std::string, int> next_number_;  // per game
-  std::int64_t next_table_id_ = 1;
-  int next_guest_ = 1;
-  std::size_t connections_ = 0;
+  mutable std::mutex mutex_;  // skipped_
   std::vector<SkippedTable> skipped_;
 };
 

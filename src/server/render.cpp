@@ -29,6 +29,10 @@ std::string render_text(const Event& event) {
         it != d.end() && it->is_string() && !it->get<std::string>().empty()) {
       out += it->get<std::string>() + "\n";
     }
+    // The resume token of a login answer (resume_tokens.h) on a line of its own.
+    if (auto it = d.find("token"); it != d.end() && it->is_string()) {
+      out += "Resume token: " + it->get<std::string>() + "\n";
+    }
   }
   if (!event.page.empty()) {
     if (!out.empty()) out += "\n";

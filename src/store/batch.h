@@ -83,10 +83,20 @@ struct DeleteTable {
   std::int64_t table_id = 0;
   bool operator==(const DeleteTable&) const = default;
 };
+// Inserts or replaces a resume token (the selector is the key).
+struct PutToken {
+  TokenRow row;
+  bool operator==(const PutToken&) const = default;
+};
+// Deletes the resume token `selector` (logout, expiry). No such token: no change.
+struct DeleteToken {
+  std::string selector;
+  bool operator==(const DeleteToken&) const = default;
+};
 
 // One write. Append new kinds at the end (see the top of this file).
 using Op = std::variant<PutAccount, PutRating, PutTable, AddMove, DeleteMovesFrom, AddChat,
-                        PutCounter, DeleteTable, AddEvent>;
+                        PutCounter, DeleteTable, AddEvent, PutToken, DeleteToken>;
 
 class Batch {
  public:
@@ -109,6 +119,8 @@ class Batch {
   }
   // Deletes the table `table_id` with its moves, chat and events (a table nobody will use).
   void delete_table(std::int64_t table_id) { ops_.emplace_back(DeleteTable{table_id}); }
+  void put_token(const TokenRow& row) { ops_.emplace_back(PutToken{row}); }
+  void delete_token(const std::string& selector) { ops_.emplace_back(DeleteToken{selector}); }
 
   // Registers `undo`, which reverts an in-memory change made along with this batch (a rating in
   // the lobby's cache). It is the submitter's, not a write: the store never runs it; the

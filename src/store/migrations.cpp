@@ -79,6 +79,18 @@ CREATE TABLE table_events (
   PRIMARY KEY (table_id, seq)
 );
 )sql",
+      // 6: resume tokens, stored hashed (server/resume_tokens.h): the selector is
+      // the key, the secret half is kept only as its BLAKE2b hash.
+      R"sql(
+CREATE TABLE resume_tokens (
+  selector TEXT PRIMARY KEY,
+  verifier_hash TEXT NOT NULL,
+  user TEXT NOT NULL COLLATE NOCASE,
+  guest INTEGER NOT NULL,
+  created_ms INTEGER NOT NULL,
+  expires_ms INTEGER NOT NULL
+);
+)sql",
   };
   return kMigrations;
 }

@@ -147,6 +147,25 @@ class OpWriter {
     }
   }
 
+  void operator()(const PutToken& op) {
+    Run q = statement(
+        "INSERT OR REPLACE INTO resume_tokens(selector, verifier_hash, user, guest, created_ms, "
+        "expires_ms) VALUES (?, ?, ?, ?, ?, ?)");
+    q->bind(1, op.row.selector);
+    q->bind(2, op.row.verifier_hash);
+    q->bind(3, op.row.user);
+    q->bind(4, op.row.guest ? 1 : 0);
+    q->bind(5, static_cast<int64_t>(op.row.created_ms));
+    q->bind(6, static_cast<int64_t>(op.row.expires_ms));
+    q->exec();
+  }
+
+  void operator()(const DeleteToken& op) {
+    Run q = statement("DELETE FROM resume_tokens WHERE selector = ?");
+    q->bind(1, op.selector);
+    q->exec();
+  }
+
  private:
   Run statement(const char* sql) { return Run(statements_.get(sql)); }
 
@@ -258,6 +277,16 @@ Snapshot SqliteBackend::load(std::size_t events_per_table) {
       EventRow row{q.getColumn(0).getInt64(), q.getColumn(1).getInt64(), q.getColumn(2).getString(),
                    q.getColumn(3).getString()};
       snap.events[row.table_id].push_back(std::move(row));
+    }
+  }
+  {
+    SQLite::Statement q(*db_,
+                        "SELECT selector, verifier_hash, user, guest, created_ms, expires_ms "
+                        "FROM resume_tokens ORDER BY created_ms, selector");
+    while (q.executeStep()) {
+      snap.tokens.push_back({q.getColumn(0).getString(), q.getColumn(1).getString(),
+                             q.getColumn(2).getString(), q.getColumn(3).getInt() != 0,
+                             q.getColumn(4).getInt64(), q.getColumn(5).getInt64()});
     }
   }
   tx.commit();

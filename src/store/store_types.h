@@ -70,6 +70,18 @@ struct EventRow {
   bool operator==(const EventRow&) const = default;
 };
 
+// A resume token (issue 13, item 6), stored hashed: `selector` (public half, the key) and the
+// BLAKE2b hash of the secret half. The server owns the format (server/resume_tokens.h).
+struct TokenRow {
+  std::string selector;       // hex, unique
+  std::string verifier_hash;  // hex BLAKE2b-256 of the secret half
+  std::string user;           // account or guest name
+  bool guest = false;
+  std::int64_t created_ms = 0;
+  std::int64_t expires_ms = 0;  // wall clock, ms since the epoch
+  bool operator==(const TokenRow&) const = default;
+};
+
 // Everything the store holds, as read at start-up.
 struct Snapshot {
   std::vector<AccountRow> accounts;
@@ -83,6 +95,7 @@ struct Snapshot {
   // its last commit, heartbeat or clean shutdown. 0 if unknown (a store from before it was kept).
   std::int64_t alive_ms = 0;
   std::map<std::string, std::int64_t> counters;        // name -> value (e.g. "guest")
+  std::vector<TokenRow> tokens;                         // resume tokens, expired ones included
 };
 
 }  // namespace plateau::store

@@ -142,6 +142,7 @@ def test_https_and_wss():
             ws = server.ws(origin=f"https://127.0.0.1:{server.http_port}")
             assert ws.recv()["type"] == "welcome"
             replies, _ = ws.command("register tina pw-tina-secret")
+            assert len(replies[0].pop("token", "")) == 43, replies  # the resume token
             assert replies == [{"type": "login", "user": "tina", "guest": False, "re": 1,
                                 "text": "Welcome, tina. Your account is created."}], replies
             replies, _ = ws.command("who")

@@ -89,7 +89,10 @@ def test_no_tables_for_guests_when_the_cap_is_0():
 
 
 def test_a_guests_unused_tables_go_when_the_guest_leaves():
-    server = Server(BINARY, extra=["--rate", "1000", "--max-tables-per-guest", "5"]).start()
+    # A guest who disconnects may come back with its resume token: its tables go once the token
+    # expires (--guest-token-ttl, 1 s here), or at once on logout (resume_token_test).
+    server = Server(BINARY, extra=["--rate", "1000", "--max-tables-per-guest", "5",
+                                   "--guest-token-ttl", "1"]).start()
     try:
         alice = server.text("alice", "alice-secret", register=True)
         g, name = guest(server)
@@ -140,7 +143,7 @@ def test_a_guests_unused_tables_go_when_the_guest_leaves():
 
 
 def test_a_guests_unused_tables_go_at_start_up_after_a_crash():
-    server = Server(BINARY, extra=["--rate", "1000"]).start()
+    server = Server(BINARY, extra=["--rate", "1000", "--guest-token-ttl", "1"]).start()
     try:
         g, name = guest(server)
         g.send("/open bohnduell")
@@ -149,7 +152,10 @@ def test_a_guests_unused_tables_go_at_start_up_after_a_crash():
         g.close()
         server.start()
         watcher = server.text()
-        assert listed(watcher) == {}, listed(watcher)
+        deadline = time.time() + 5  # once the guest's resume token (1 s) has expired
+        while listed(watcher) != {}:
+            assert time.time() < deadline, listed(watcher)
+            time.sleep(0.05)
         assert server.stop() == 0
     finally:
         if server.alive():

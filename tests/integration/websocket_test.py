@@ -15,6 +15,7 @@ def test_websocket_against_cpu():
         ws = server.ws()
         assert ws.recv()["type"] == "welcome"
         replies, _ = ws.command("register wendy pw-wendy")
+        assert len(replies[0].pop("token", "")) == 43, replies  # the resume token
         assert replies == [{"type": "login", "user": "wendy", "guest": False, "re": 1,
                             "text": "Welcome, wendy. Your account is created."}], replies
         replies, _ = ws.command("/open bohnduell supply=7")

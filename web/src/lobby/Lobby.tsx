@@ -40,8 +40,7 @@ export function Lobby({ session }: { session: Session }) {
   const refresh = () => {
     fetch('/api/tables')
       .then((r) => r.json())
-      .then((list: TableListing[] | { tables: TableListing[] }) =>
-        setTables(Array.isArray(list) ? list : list.tables ?? []))
+      .then((list: TableListing[]) => setTables(Array.isArray(list) ? list : []))
       .catch(() => setTables([]));
   };
   useEffect(() => {

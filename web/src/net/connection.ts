@@ -17,6 +17,9 @@ export class Connection {
   private listeners = new Set<Listener>();
   private queue: string[] = [];
   private closedByUser = false;
+  // Runs on every (re)connection before the queued commands go out, with a way to send a line
+  // first (the session's `resume TOKEN`, so that the commands after it run as the same user).
+  onOpen: ((sendFirst: (line: string) => number) => void) | null = null;
 
   constructor(private readonly url: string) {}
 
@@ -25,6 +28,7 @@ export class Connection {
     const socket = new WebSocket(this.url);
     this.socket = socket;
     socket.onopen = () => {
+      this.onOpen?.((line) => this.send(line));
       for (const message of this.queue.splice(0)) socket.send(message);
       this.emit({ type: 'connected' });
     };

@@ -62,12 +62,40 @@ export interface ChallengeNotice {
 
 export const tableKey = (game: string, board: number) => `${game}/${board}`;
 
+// The resume token of the last login (docs/PROTOCOL.md, "Resume tokens"), kept across reloads so
+// that the page comes back as the same user, seats and tables included. Storage may be refused
+// (private windows): then a reload logs out, as before.
+const TOKEN_KEY = 'plateau.resumeToken';
+
+function storedToken(): string | null {
+  try {
+    return localStorage.getItem(TOKEN_KEY);
+  } catch {
+    return null;
+  }
+}
+
+function storeToken(token: string | null): void {
+  try {
+    if (token) localStorage.setItem(TOKEN_KEY, token);
+    else localStorage.removeItem(TOKEN_KEY);
+  } catch {
+    // not kept: the next reload starts logged out
+  }
+}
+
 export class Session {
   state: SessionState = { connected: false, tables: new Map(), challenges: [] };
   private subscribers = new Set<() => void>();
+  private resumeId?: number; // the id of the `resume` sent on the current connection
 
   constructor(readonly connection: Connection) {
     connection.listen((e) => this.apply(e));
+    // Every (re)connection starts as a new, anonymous one on the server: log it in again first.
+    connection.onOpen = (sendFirst) => {
+      const token = storedToken();
+      this.resumeId = token ? sendFirst(`resume ${token}`) : undefined;
+    };
   }
 
   subscribe(fn: () => void): () => void {
@@ -110,8 +138,23 @@ export class Session {
       case 'login':
         s.user = String(e.user);
         s.guest = Boolean(e.guest);
+        if (typeof e.token === 'string') storeToken(e.token);
+        break;
+      case 'ok':
+        if (e.text === 'Logged out.') {
+          storeToken(null);
+          s.user = undefined;
+          s.guest = undefined;
+        }
         break;
       case 'error': {
+        if (e.re !== undefined && e.re === this.resumeId) {
+          // The token expired or was revoked: forget it and show the sign-in form.
+          this.resumeId = undefined;
+          storeToken(null);
+          s.user = undefined;
+          s.guest = undefined;
+        }
         const message = String(e.message ?? '');
         s.lastError = message;
         // Errors are shown for a few seconds, then cleared unless a newer one replaced them.

@@ -7,7 +7,8 @@
 // Scenarios: a whole game against a CPU seat in each game (then its replay step by step), two
 // browsers playing each other with a spectator, a challenge by name, the lobby forms built from
 // /api/games (a three-player challenge), the rules of each game page
-// by page, phone width, and the replay of a biloba 0.9.3 network game kept by the server. Screenshots of every board go to the artifacts directory. Exit
+// by page, phone width, the replay of a biloba 0.9.3 network game kept by the server, and a reload mid-game
+// (still seated, guest and account). Screenshots of every board go to the artifacts directory. Exit
 // status: 0 all passed, 1 a failure, 77 skipped (no Chromium; ctest reports it as skipped).
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -20,6 +21,7 @@ import { challenge } from './scenarios/challenge.mjs';
 import { rules } from './scenarios/rules.mjs';
 import { phone } from './scenarios/phone.mjs';
 import { legacyReplay } from './scenarios/legacy.mjs';
+import { reload } from './scenarios/reload.mjs';
 import { forms } from './scenarios/forms.mjs';
 import * as strategies from './scenarios/strategies.mjs';
 
@@ -54,6 +56,7 @@ const SCENARIOS = {
   rules,
   phone,
   'legacy-replay': legacyReplay,
+  reload,
 };
 
 const { chromium } = await import('playwright-core');

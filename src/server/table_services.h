@@ -1,0 +1,48 @@
+#pragma once
+// What a table needs from the rest of the server (issue 13, item 3), as one small interface the
+// table receives, so that table code need not include lobby.h: the I/O context and the pools,
+// the store, who is connected as a user, whether a name is an account, the rating of a finished
+// game, and removing a table that never became durable. The Lobby implements it by forwarding
+// to its services (presence.h, ratings.h, table_directory.h, accounts.h).
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "server/asio.h"
+#include "store/store.h"
+
+namespace plateau::server {
+
+class Client;
+class Table;
+
+class TableServices {
+ public:
+  virtual ~TableServices() = default;
+  // Wall clock in ms since the epoch (Lobby::now_ms() is this one).
+  static std::int64_t now_ms() {
+    return std::chrono::duration_cast<std::chrono::milliseconds>(
+               std::chrono::system_clock::now().time_since_epoch())
+        .count();
+  }
+  virtual boost::asio::io_context& io() = 0;
+  virtual store::Store& store() = 0;
+  // The CPU players' pool.
+  virtual boost::asio::thread_pool& workers() = 0;
+  // Open connections of `user` (case-insensitive). Thread-safe.
+  virtual std::vector<std::shared_ptr<Client>> clients_of(const std::string& user) const = 0;
+  // True if `name` (any case) is a registered account. Thread-safe.
+  virtual bool is_account(const std::string& name) const = 0;
+  // Updates both players' ratings for one game of `game` (score_a: 1, 0.5 or 0 for player a),
+  // adds the rows to `batch` (undone in memory if it fails), and returns the page's lines.
+  virtual std::vector<std::string> rate_game(const std::string& game, const std::string& a,
+                                             const std::string& b, double score_a,
+                                             store::Batch& batch) = 0;
+  // Removes `table` (numbered `number` in `game`) from the directory if it is still the one
+  // there (a new table whose first write failed never existed). Thread-safe.
+  virtual void forget_table(const std::string& game, int number, const Table* table) = 0;
+};
+
+}  // namespace plateau::server

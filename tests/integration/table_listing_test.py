@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""The table directory's one listing serialiser (issue 13, item 3): the `tables` command (its
+JSON items and its text lines) and /api/tables describe a table the same way, seats as objects.
+Usage: table_listing_test.py PLATEAU_BINARY"""
+import json
+import sys
+
+from plateau_harness import Server, answer, run_tests
+
+BINARY = sys.argv[1]
+
+
+def test_tables_command_and_api_agree():
+    server = Server(BINARY, extra=["--rate", "1000"]).start()
+    try:
+        ws = server.ws()
+        assert ws.recv()["type"] == "welcome"
+        ws.command("register wendy pw-wendy")
+        ws.command("/open bohnduell supply=7")
+        ws.command("/join 1")
+        ws.command("/join cpu:1 2")
+        ws.command("/open phutball")
+        expected = [
+            {"game": "bohnduell", "board": 101, "status": "setup", "ply": 0,
+             "seats": [{"kind": "user", "name": "wendy"}, {"kind": "cpu", "name": "1"}],
+             "options": "supply=7", "kind": "table"},
+            {"game": "phutball", "board": 101, "status": "setup", "ply": 0,
+             "seats": [{"kind": "", "name": ""}, {"kind": "", "name": ""}],
+             "options": "", "kind": "table"},
+        ]
+        replies, _ = ws.command("tables")
+        assert replies[0]["what"] == "tables" and replies[0]["items"] == expected, replies
+        status, body = server.http_get("/api/tables")
+        assert status == 200 and json.loads(body) == expected, body
+        assert replies[0]["lines"] == ["bohnduell 101 setup ply 0: wendy, cpu:1 (supply=7)",
+                                       "phutball 101 setup ply 0: -, -"], replies
+        text = server.text("wendy", "pw-wendy")
+        assert answer(text, "tables phutball") == "phutball 101 setup ply 0: -, -\n"
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    run_tests([test_tables_command_and_api_agree])
