@@ -251,9 +251,14 @@ std::optional<Command> parse_command(std::string_view line) {
     return c;
   }
 
+  // Secrets are taken verbatim: a resume token (base64url) or a password may begin with '-'.
+  const bool verbatim =
+      c.verb == Verb::kRegister || c.verb == Verb::kLogin || c.verb == Verb::kResume;
   for (std::size_t i = next; i < tokens.size(); ++i) {
     std::string_view t = tokens[i].text;
-    if (t.size() > 2 && t.substr(0, 2) == "--") {
+    if (verbatim) {
+      c.args.emplace_back(t);
+    } else if (t.size() > 2 && t.substr(0, 2) == "--") {
       std::string flag = to_lower(t.substr(2));
       if (!is_word(flag)) throw CommandError("bad option word '" + std::string(t) + "'");
       c.flags.push_back(flag);

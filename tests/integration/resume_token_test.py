@@ -48,7 +48,8 @@ def test_text_account_resume_and_logout():
         a.send("register alice pw-alice-1")
         t1 = token_after(a, r"Welcome, alice\. Your account is created\.")
         b = server.text()
-        assert resume(b, t1) == f"Welcome back, alice.\nResume token: {t1}\n"
+        got = resume(b, t1)
+        assert got == f"Welcome back, alice.\nResume token: {t1}\n", got
         assert answer(b, "who") == "1 online: alice\n"
         # A second login gives a second, different token; both work.
         c = server.text()

@@ -96,6 +96,19 @@ TEST(CommandParser, GeneralCommands) {
   EXPECT_EQ(parse("register alice pw").args, (Args{"alice", "pw"}));
 }
 
+// A resume token is base64url: 1 in 64 begins with '-' (a CI failure: "bad parameter
+// '-yQsu2U-...': expected -name=value"). Secrets are never read as -name=value or --flag.
+TEST(CommandParser, SecretsBeginningWithADashAreArguments) {
+  const Command r = parse("resume -yQsu2U-qmjzBg9DepQF9O0y_KBgmsjEGD5oJ1TS4DE");
+  EXPECT_EQ(r.verb, Verb::kResume);
+  EXPECT_EQ(r.args, (Args{"-yQsu2U-qmjzBg9DepQF9O0y_KBgmsjEGD5oJ1TS4DE"}));
+  EXPECT_TRUE(r.params.empty());
+  EXPECT_EQ(parse("resume --flagshaped").args, (Args{"--flagshaped"}));
+  EXPECT_EQ(parse("login alice -x=secret").args, (Args{"alice", "-x=secret"}));
+  EXPECT_EQ(parse("register bob --pass-word").args, (Args{"bob", "--pass-word"}));
+  EXPECT_EQ(error_of("resume a b"), "usage: resume TOKEN");
+}
+
 TEST(CommandParser, LimitTakesNothingANumberAcceptOrReject) {
   EXPECT_EQ(parse("limit").verb, Verb::kLimit);
   EXPECT_TRUE(parse("limit").args.empty());
