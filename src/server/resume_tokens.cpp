@@ -91,7 +91,7 @@ void ResumeTokens::restore(const std::vector<store::TokenRow>& rows, std::int64_
   submit(std::move(batch));
 }
 
-store::TokenRow ResumeTokens::erase_locked(const std::string& selector) {
+store::TokenRow ResumeTokens::erase_locked(std::string selector) {
   auto it = rows_.find(selector);
   if (it == rows_.end()) return {};
   store::TokenRow row = std::move(it->second);

@@ -75,8 +75,9 @@ class ResumeTokens {
 
  private:
   std::int64_t ttl_ms(bool guest) const;
-  // Removes `selector` from memory (mutex_ held); returns the row.
-  store::TokenRow erase_locked(const std::string& selector);
+  // Removes `selector` from memory (mutex_ held); returns the row. By value: callers pass
+  // strings that live in the containers it erases from (by_expiry_'s nodes).
+  store::TokenRow erase_locked(std::string selector);
   // Sets the expiry of a held token (mutex_ held) and queues its row in `batch`.
   void renew_locked(store::TokenRow& row, std::int64_t expires_ms, store::Batch& batch);
   void submit(store::Batch batch);
