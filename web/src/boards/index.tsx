@@ -1,16 +1,17 @@
 // The per-game parts of the browser client, by registry name: how a game's position string is
 // drawn and which points its move notation touches (for the last-move mark). With the rules
-// pages (rules/pages.tsx), the per-game views (views/) and their strings (boards/strings.ts),
-// the only place in web/src that names a game; everything else asks here or /api/games
-// (lobby/games.ts). A new game adds one entry here and its board, view and rules pages.
+// pages (rules/pages.tsx), the per-game folders (boards/GAME/: its board and position parser) and
+// their strings (boards/strings.ts), the only place in web/src that names a game; everything else
+// asks here or /api/games (lobby/games.ts). A new game adds one entry here, its folder and its
+// rules pages.
 import type { JSX } from 'preact';
 import type { BoardInput } from './types';
-import { BohnDuellBoard } from './BohnDuellBoard';
-import { PhutballBoard } from './PhutballBoard';
-import { BilobaBoard } from './BilobaBoard';
-import { bohnDuellMarks, parseBohnDuell } from '../views/bohnduell';
-import { parsePhutball, phutballMarks, phutballRows } from '../views/phutball';
-import { bilobaMarks, parseBiloba } from '../views/biloba';
+import { BohnDuellBoard } from './bohnduell/BohnDuellBoard';
+import { PhutballBoard } from './phutball/PhutballBoard';
+import { BilobaBoard } from './biloba/BilobaBoard';
+import { bohnDuellMarks, parseBohnDuell } from './bohnduell/view';
+import { parsePhutball, phutballMarks, phutballRows } from './phutball/view';
+import { bilobaMarks, parseBiloba } from './biloba/view';
 
 export interface BoardProps extends BoardInput {
   position: string; // State::serialize() of the game

@@ -94,7 +94,7 @@ export interface BotChoice {
 }
 
 // The bots a seat may get with `count` seats: `random`, the levels of the game's ladder and
-// the game's own players (Biloba's `classic`).
+// the game's own players (`builtin_players` of /api/games).
 export function botChoices(info: GameInfo | undefined, count: number): BotChoice[] {
   const ladder = info?.bots.find((b) => b.seats === count)?.levels ??
     [1, 2, 3, 4, 5].map((level) => ({ level, description: '' }));

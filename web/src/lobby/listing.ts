@@ -3,7 +3,7 @@
 import { t } from '../i18n';
 
 // A seat as /api/tables and table events give it. `kind`: "" or "free" (open), "user",
-// "cpu" (`name` is the level), "legacy" (a player of an imported biloba 0.9.3 network game).
+// "cpu" (`name` is the level), "legacy" (a player of an imported network game of an older server).
 export interface ListedSeat {
   kind: string;
   name: string;

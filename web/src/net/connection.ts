@@ -15,7 +15,7 @@ export class Connection {
   private socket: WebSocket | null = null;
   private nextId = 1;
   private listeners = new Set<Listener>();
-  private queue: string[] = [];
+  private queue: { id: number; message: string }[] = []; // to send once open
   private closedByUser = false;
   // Runs on every (re)connection before the queued commands go out, with a way to send a line
   // first (the session's `resume TOKEN`, so that the commands after it run as the same user).
@@ -29,7 +29,7 @@ export class Connection {
     this.socket = socket;
     socket.onopen = () => {
       this.onOpen?.((line) => this.send(line));
-      for (const message of this.queue.splice(0)) socket.send(message);
+      for (const { message } of this.queue.splice(0)) socket.send(message);
       this.emit({ type: 'connected' });
     };
     socket.onmessage = (message) => {
@@ -55,8 +55,13 @@ export class Connection {
     const id = this.nextId++;
     const message = JSON.stringify({ cmd: line, id });
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(message);
-    else this.queue.push(message);
+    else this.queue.push({ id, message });
     return id;
+  }
+
+  // Whether the command `id` still waits for the connection to open (it has not left yet).
+  isQueued(id: number): boolean {
+    return this.queue.some((q) => q.id === id);
   }
 
   // Sends a command and resolves with the first reply of `type` (or rejects on an error reply).

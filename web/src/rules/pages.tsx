@@ -2,12 +2,12 @@
 // (specs/bohnduell.md, specs/phutball.md, specs/biloba.md). One entry per page; the help view
 // advances page by page with a click anywhere, as the original Biloba help did.
 import type { JSX } from 'preact';
-import { BohnDuellBoard } from '../boards/BohnDuellBoard';
-import { PhutballBoard } from '../boards/PhutballBoard';
-import { BilobaBoard } from '../boards/BilobaBoard';
-import { parseBohnDuell } from '../views/bohnduell';
-import { parsePhutball } from '../views/phutball';
-import { parseBiloba } from '../views/biloba';
+import { BohnDuellBoard } from '../boards/bohnduell/BohnDuellBoard';
+import { PhutballBoard } from '../boards/phutball/PhutballBoard';
+import { BilobaBoard } from '../boards/biloba/BilobaBoard';
+import { parseBohnDuell } from '../boards/bohnduell/view';
+import { parsePhutball } from '../boards/phutball/view';
+import { parseBiloba } from '../boards/biloba/view';
 
 export interface RulesPage {
   title: Record<string, string>;

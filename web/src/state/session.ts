@@ -3,11 +3,16 @@
 // (the server is the authority); components subscribe with useSession().
 import { useEffect, useState } from 'preact/hooks';
 import type { Connection, ServerEvent } from '../net/connection';
+import { MoveQueue } from '../net/retry';
+import { tableKey } from './keys';
+import { TableSync } from './sync';
+
+export { tableKey };
 
 export interface Seat {
   seat: number;
   label: string;
-  kind: 'free' | 'user' | 'cpu' | 'legacy'; // legacy: a biloba 0.9.3 network player
+  kind: 'free' | 'user' | 'cpu' | 'legacy'; // legacy: a network player of an older server
   name: string;
 }
 
@@ -60,8 +65,6 @@ export interface ChallengeNotice {
   players: string[]; // seat names in seat order (a CPU seat as cpu:LEVEL)
 }
 
-export const tableKey = (game: string, board: number) => `${game}/${board}`;
-
 // The resume token of the last login (docs/PROTOCOL.md, "Resume tokens"), kept across reloads so
 // that the page comes back as the same user, seats and tables included. Storage may be refused
 // (private windows): then a reload logs out, as before.
@@ -88,14 +91,55 @@ export class Session {
   state: SessionState = { connected: false, tables: new Map(), challenges: [] };
   private subscribers = new Set<() => void>();
   private resumeId?: number; // the id of the `resume` sent on the current connection
+  // The shown tables' event counts and their catching up after a reconnection (state/sync.ts).
+  readonly sync: TableSync;
+  // Moves waiting for their acknowledgement, sent again after a reconnection (net/retry.ts).
+  readonly moves: MoveQueue;
 
   constructor(readonly connection: Connection) {
-    connection.listen((e) => this.apply(e));
-    // Every (re)connection starts as a new, anonymous one on the server: log it in again first.
+    const send = (line: string) => connection.send(line);
+    this.sync = new TableSync(send, {
+      reload: (game, board) => {
+        // The moves come back from the record (TableView), the rest with the board.
+        this.table(game, board).moves = [];
+      },
+      replayed: (game, board, count) => {
+        // Replayed clocks are as old as their events: ask for the current ones.
+        if (count > 0 && this.table(game, board).clocks) send(`${game} show ${board}`);
+      },
+    });
+    this.moves = new MoveQueue(send);
+    connection.listen((e) => {
+      this.moves.onEvent(e);
+      this.apply(e);
+    });
+    // Every (re)connection starts as a new, anonymous one on the server: log it in again first,
+    // then catch up with the tables shown, then send again the moves that got no answer.
     connection.onOpen = (sendFirst) => {
       const token = storedToken();
       this.resumeId = token ? sendFirst(`resume ${token}`) : undefined;
+      this.sync.reconnected(sendFirst);
+      this.moves.retry(sendFirst, (id) => connection.isQueued(id));
     };
+  }
+
+  // A table comes on screen: load it and follow it (its events are counted from now on).
+  openTable(game: string, board: number): void {
+    this.sync.open(game, board);
+  }
+
+  // A table leaves the screen; a spectator (not `seated`) stops watching it.
+  closeTable(game: string, board: number, seated: boolean): void {
+    this.sync.close(game, board);
+    if (seated) return;
+    this.connection.send(`/table ${game} ${board}`);
+    this.connection.send('/leave');
+  }
+
+  // Plays `move` (canonical notation) as ply `ply`; resolves with the acknowledgement, also if
+  // it came on a later connection (net/retry.ts).
+  play(game: string, board: number, move: string, ply: number): Promise<ServerEvent> {
+    return this.moves.play(`${game} move ${board} ${move}#${ply}`);
   }
 
   subscribe(fn: () => void): () => void {
@@ -128,12 +172,15 @@ export class Session {
 
   private apply(e: ServerEvent): void {
     const s = this.state;
+    // Duplicates, events past a gap and the answers to the catching-up commands stop here.
+    if (!this.sync.admit(e)) return;
     switch (e.type) {
       case 'connected':
         s.connected = true;
         break;
       case 'disconnected':
         s.connected = false;
+        this.sync.disconnected();
         break;
       case 'login':
         s.user = String(e.user);

@@ -1,15 +1,14 @@
 // Replay of a game step by step: the record gives the moves, the server the position after
 // each ply (`show BOARD#n`), so the browser never re-plays rules itself. Buttons, a click on a
 // move, or the keys ← → Home End move through the game; the move just made is marked.
-import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/hooks';
 import type { Session } from '../state/session';
 import { Board } from './Board';
 import { MoveList } from './MoveList';
-import { recordMoves, recordSeats, recordTag } from './record';
-import type { RecordMove } from './record';
+import { playedMoves, recordSeats, recordTag } from './record';
 import { moveMarks } from '../boards';
 import { t } from '../i18n';
-import { gameTitle } from '../lobby/games';
+import { gameTitle, seatLabels, useGames } from '../lobby/games';
 
 interface Props {
   session: Session;
@@ -18,7 +17,7 @@ interface Props {
 }
 
 export function ReplayView({ session, game, board }: Props) {
-  const [moves, setMoves] = useState<RecordMove[]>([]);
+  const [record, setRecord] = useState('');
   const [result, setResult] = useState('');
   const [options, setOptions] = useState('');
   const [players, setPlayers] = useState<string[]>([]);
@@ -26,6 +25,10 @@ export function ReplayView({ session, game, board }: Props) {
   const [shown, setShown] = useState<{ ply: number; position: string } | undefined>();
   const wanted = useRef(0);
   const conn = session.connection;
+  // A numbered record names no seats: the moves take the game's labels (record.ts).
+  const info = useGames().find((g) => g.name === game);
+  const labels = seatLabels(info, players.length || (info?.min_seats ?? 0));
+  const moves = useMemo(() => playedMoves(record, labels), [record, labels.join(' ')]);
   // An invisible table's record is served only with its key (sent in its table events).
   const recordUrl = session.table(game, board).record ?? `/records/${game}/${board}`;
 
@@ -33,7 +36,7 @@ export function ReplayView({ session, game, board }: Props) {
     fetch(recordUrl)
       .then((r) => r.text())
       .then((text) => {
-        setMoves(recordMoves(text).filter((m) => m.text.toLowerCase() !== 'pass' || m.seat === ''));
+        setRecord(text);
         setResult(recordTag(text, 'Result') ?? '');
         setOptions(recordTag(text, 'Options') ?? '');
         setPlayers(recordSeats(text));

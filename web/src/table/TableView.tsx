@@ -7,7 +7,7 @@ import { useSession } from '../state/session';
 import { Board } from './Board';
 import { Clocks } from './Clocks';
 import { MoveList } from './MoveList';
-import { recordMoves, recordTag } from './record';
+import { playedMoves, recordTag } from './record';
 import { moveMarks } from '../boards';
 import { gameTitle, seatLabels, useGames } from '../lobby/games';
 import { t } from '../i18n';
@@ -59,14 +59,9 @@ export function TableView({ session, game, board }: Props) {
   const seated = useRef(false);
   seated.current = Boolean(mySeat);
   useEffect(() => {
-    conn.send(`/table ${game} ${board}`);
-    conn.send('/watch'); // the table just gone to (board numbers repeat across games)
+    session.openTable(game, board);
     // A spectator who goes elsewhere stops watching (a player keeps following their game).
-    return () => {
-      if (seated.current) return;
-      conn.send(`/table ${game} ${board}`);
-      conn.send('/leave');
-    };
+    return () => session.closeTable(game, board, seated.current);
   }, [game, board]);
   // At the start the seats may be reordered (who moves first): ask for them again.
   useEffect(() => {
@@ -84,7 +79,7 @@ export function TableView({ session, game, board }: Props) {
       .then((r) => (r.ok ? r.text() : Promise.reject(new Error(String(r.status)))))
       .then((text) => {
         const current = session.table(game, board);
-        const moves = recordMoves(text).filter((m) => m.text.toLowerCase() !== 'pass');
+        const moves = playedMoves(text, labels);
         if (moves.length === current.ply) {
           current.moves = moves.map((m) => ({ seat: m.seat, user: '', text: m.text }));
         }
@@ -133,7 +128,8 @@ export function TableView({ session, game, board }: Props) {
   const play = async (move: string) => {
     setSending(true);
     try {
-      await conn.request(`${game} move ${board} ${move}#${table.ply + 1}`, 'move');
+      // Sent again after a reconnection if its answer was lost (played once either way).
+      await session.play(game, board, move, table.ply + 1);
     } catch (err) {
       session.state.lastError = (err as Error).message;
       if (session.table(game, board).nextUser === me) query([]);

@@ -3,22 +3,40 @@
 export interface RecordMove {
   seat: string; // seat label when the record has one ("A", "O"), else ""
   text: string;
+  forcedPass?: true; // "A:pass" in a seat-prefixed record: a turn skipped, not a move
 }
 
-export function recordMoves(record: string): RecordMove[] {
+// `labels`: the game's seat labels by game seat (/api/games). A numbered record ("1. H11 2. J12")
+// names no seats: its plies alternate (a game whose turns can be skipped writes seat-prefixed
+// records), so ply n is game seat (n - 1) mod the number of seats.
+export function recordMoves(record: string, labels: string[] = []): RecordMove[] {
   const moves: RecordMove[] = [];
+  let next = 1; // the ply of the next move without a seat ("12." sets it)
+  const seatOf = (n: number) => (labels.length > 0 ? labels[(n - 1) % labels.length] : '');
   for (const raw of record.split('\n')) {
     const line = raw.trim();
     if (line.startsWith('[') || line === '') continue;
     for (const token of line.replace(/\{[^}]*\}/g, ' ').split(/\s+/)) {
+      const number = /^(\d+)\.(.*)$/.exec(token);
+      if (number) next = Math.max(1, Number(number[1]));
       if (token === '' || /^\d+\.$/.test(token) || /^[\d/*-]+$/.test(token)) continue;
       const colon = token.indexOf(':');
-      moves.push(colon > 0
-        ? { seat: token.slice(0, colon), text: token.slice(colon + 1) }
-        : { seat: '', text: token.replace(/^\d+\./, '') });
+      if (colon > 0) {
+        const move: RecordMove = { seat: token.slice(0, colon), text: token.slice(colon + 1) };
+        if (move.text.toLowerCase() === 'pass') move.forcedPass = true;
+        moves.push(move);
+      } else {
+        moves.push({ seat: seatOf(next), text: number ? number[2] : token });
+        next++;
+      }
     }
   }
   return moves;
+}
+
+// The moves played (one per ply), forced passes left out.
+export function playedMoves(record: string, labels: string[] = []): RecordMove[] {
+  return recordMoves(record, labels).filter((m) => !m.forcedPass);
 }
 
 export function recordTag(record: string, name: string): string | undefined {
@@ -26,7 +44,7 @@ export function recordTag(record: string, name: string): string | undefined {
   return m ? m[1].replace(/\\(.)/g, '$1') : undefined;
 }
 
-// The players by game seat from the Seats tag ("alice,cpu:3"; a biloba 0.9.3 network game's
+// The players by game seat from the Seats tag ("alice,cpu:3"; an imported network game's
 // names as its players gave them); [] without the tag.
 export function recordSeats(record: string): string[] {
   const seats = recordTag(record, 'Seats');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseBohnDuell } from '../../src/views/bohnduell';
-import { parsePhutball, pointName } from '../../src/views/phutball';
-import { parseBiloba, squareName } from '../../src/views/biloba';
+import { parseBohnDuell } from '../../src/boards/bohnduell/view';
+import { parsePhutball, pointName } from '../../src/boards/phutball/view';
+import { parseBiloba, squareName } from '../../src/boards/biloba/view';
 
 describe('position strings', () => {
   it('reads a BohnDuell position', () => {

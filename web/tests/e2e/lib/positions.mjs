@@ -1,5 +1,5 @@
 // Independent readers of the three games' position strings (State::serialize), used to check
-// what the browser draws; deliberately not the client's own parsers (web/src/views).
+// what the browser draws; deliberately not the client's own parsers (web/src/boards/GAME/view.ts).
 
 // BohnDuell "A[0 1 1 1] s8 S0 · B[0 0 0 1] s11 S1 · A to move" ->
 // { A: {bowls:[..4], supply, store}, B: {...}, toMove: 'A'|'B'|null }

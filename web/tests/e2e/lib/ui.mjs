@@ -198,7 +198,7 @@ function sortObject(o) {
   return Object.fromEntries(Object.entries(o).sort(([a], [b]) => a.localeCompare(b)));
 }
 
-// The squares a move marks (the same reading as web/src/views/marks.ts, written again here).
+// The squares a move marks (the same reading as web/src/boards/GAME/view.ts, written again here).
 export function marksOf(game, move, seat) {
   if (game === 'bohnduell') {
     const m = /^[SH]([1-4])$/.exec(move);

@@ -2,9 +2,9 @@
 // The viewer's row is at the bottom, sowing left to right towards the store at the right. The
 // bowl of the last move is marked; the moves are buttons (arrow keys move between them).
 import './BohnDuellBoard.css';
-import type { BohnDuellView } from '../views/bohnduell';
-import type { BoardInput } from './types';
-import { t } from '../i18n';
+import type { BohnDuellView } from './view';
+import type { BoardInput } from '../types';
+import { t } from '../../i18n';
 
 interface Props extends BoardInput {
   view: BohnDuellView;

@@ -1,11 +1,11 @@
 // Biloba: the 9×9 board with cut corners, the star-patterned centre e5 and pawns in four
 // colours (specs/biloba.md §1, §15). Squares are named a1..i9 (file a..i = x, rank 9 - y).
 import './BilobaBoard.css';
-import type { BilobaView } from '../views/biloba';
-import { squareName } from '../views/biloba';
-import type { BoardInput } from './types';
-import { useCursor } from './cursor';
-import { t } from '../i18n';
+import type { BilobaView } from './view';
+import { squareName } from './view';
+import type { BoardInput } from '../types';
+import { useCursor } from '../cursor';
+import { t } from '../../i18n';
 
 interface Props extends BoardInput {
   view: BilobaView;

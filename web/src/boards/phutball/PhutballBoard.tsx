@@ -3,11 +3,11 @@
 // built (specs/phutball.md §1, §9). The last move is marked (its men and path), and the ball
 // slides to its new point.
 import './PhutballBoard.css';
-import type { PhutballView } from '../views/phutball';
-import { parsePoint, pointName, PHUTBALL_COLUMNS } from '../views/phutball';
-import type { BoardInput } from './types';
-import { useCursor } from './cursor';
-import { t } from '../i18n';
+import type { PhutballView } from './view';
+import { parsePoint, pointName, PHUTBALL_COLUMNS } from './view';
+import type { BoardInput } from '../types';
+import { useCursor } from '../cursor';
+import { t } from '../../i18n';
 
 interface Props extends BoardInput {
   view: PhutballView;
