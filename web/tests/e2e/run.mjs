@@ -7,8 +7,9 @@
 // Scenarios: a whole game against a CPU seat in each game (then its replay step by step), two
 // browsers playing each other with a spectator, a challenge by name, the lobby forms built from
 // /api/games (a three-player challenge), the rules of each game page
-// by page, phone width, the replay of a biloba 0.9.3 network game kept by the server, and a reload mid-game
-// (still seated, guest and account). Screenshots of every board go to the artifacts directory. Exit
+// by page, phone width, the replay of a biloba 0.9.3 network game kept by the server, a reload mid-game
+// (still seated, guest and account), a WebSocket dropped mid-game (resync: the move list is the
+// record) and a move whose answer was lost (sent again with its #n, stored once). Screenshots of every board go to the artifacts directory. Exit
 // status: 0 all passed, 1 a failure, 77 skipped (no Chromium; ctest reports it as skipped).
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -22,6 +23,7 @@ import { rules } from './scenarios/rules.mjs';
 import { phone } from './scenarios/phone.mjs';
 import { legacyReplay } from './scenarios/legacy.mjs';
 import { reload } from './scenarios/reload.mjs';
+import { lostAck, reconnect } from './scenarios/reconnect.mjs';
 import { forms } from './scenarios/forms.mjs';
 import * as strategies from './scenarios/strategies.mjs';
 
@@ -57,6 +59,8 @@ const SCENARIOS = {
   phone,
   'legacy-replay': legacyReplay,
   reload,
+  reconnect,
+  'lost-ack': lostAck,
 };
 
 const { chromium } = await import('playwright-core');

@@ -62,6 +62,8 @@ export async function guest(t, options = {}) {
   });
   t.contexts.push(context);
   context.setDefaultTimeout(30000);
+  // options.init: a script run in the page before the app (e.g. lib/network.mjs).
+  if (options.init) await context.addInitScript(options.init);
   const page = await context.newPage();
   page.on('pageerror', (e) => errors.push(`page error: ${e.message}`));
   page.on('console', (m) => {

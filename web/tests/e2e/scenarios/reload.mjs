@@ -35,6 +35,9 @@ async function reloadMidGame(t, page, user, name) {
   await page.click('[data-action=start]');
   await page.waitForSelector('section.table[data-status=playing] .board');
   const before = await playUntil(page, strategies.phutball(rng(7)), 2);
+  before.moves = await page.$$eval('.move-list li', (l) => l.map((x) => x.textContent));
+  assert(before.moves.length === before.ply && before.moves.every((m) => /^\S+: \S+$/.test(m)),
+    `a labelled move list before the reload (${before.moves})`);
   const token = await page.evaluate((k) => localStorage.getItem(k), TOKEN_KEY);
   assert(/^[A-Za-z0-9_-]{43}$/.test(token ?? ''), `a resume token is kept (${token})`);
   await page.reload();
@@ -46,6 +49,11 @@ async function reloadMidGame(t, page, user, name) {
   assertEqual(after.position, before.position, 'the same position after the reload');
   assertEqual(await page.evaluate((k) => localStorage.getItem(k), TOKEN_KEY), token,
     'the same token after the reload');
+  // The moves so far (from the record, which names no seats in Phutball) with their seat
+  // labels, as before the reload: "A: H11", not ": H11".
+  await page.waitForFunction((n) => document.querySelectorAll('.move-list li').length === n, after.ply);
+  const listed = await page.$$eval('.move-list li', (l) => l.map((x) => x.textContent));
+  assertEqual(listed, before.moves, 'the same move list, seats labelled, after the reload');
   // Still seated: our move is accepted.
   await playUntil(page, strategies.phutball(rng(8)), before.ply + 2);
   await t.artifacts.page(page, `${name}-after-reload`);
