@@ -69,6 +69,12 @@ export class Connection {
     return new Promise((resolve, reject) => {
       const id = this.send(line);
       const off = this.listen((event) => {
+        if (event.type === 'disconnected') {
+          // Its answer will never come (net/retry.ts sends moves again; nothing else is).
+          off();
+          reject(new Error('connection lost'));
+          return;
+        }
         if (event.re !== id) return;
         if (event.type === 'error') {
           off();

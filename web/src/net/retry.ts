@@ -40,7 +40,8 @@ export class MoveQueue {
     if (event.type === 'error') {
       this.pending.splice(i, 1);
       p.reject(new Error(String(event.message ?? 'error')));
-    } else if (event.type === 'move') {
+    } else if (event.type === 'move' || event.type === 'ok') {
+      // `ok`: a move already played whose original answer the server no longer keeps.
       this.pending.splice(i, 1);
       p.resolve(event);
     }

@@ -94,7 +94,8 @@ export class TableSync {
   // asked) and the answers to this class's own commands.
   admit(e: ServerEvent): boolean {
     const request = e.re !== undefined ? this.requests.get(e.re) : undefined;
-    if (request) return this.answer(request, e);
+    const answered = request ? this.answer(request, e) : undefined;
+    if (answered !== undefined) return answered;
     if (e.type === 'resync') return false; // the end of a replay asked before a reconnection
     if (typeof e.game !== 'string' || typeof e.board !== 'number') return true;
     const seq = typeof e.seq === 'number' ? e.seq : undefined;
@@ -110,16 +111,18 @@ export class TableSync {
     }
   }
 
-  private answer(r: Request, e: ServerEvent): boolean {
+  // The answer to one of our commands: whether it goes on to the model, or undefined when it is
+  // another event the command caused (a numbered `spectators`: counted as any other).
+  private answer(r: Request, e: ServerEvent): boolean | undefined {
     const f = this.filter(r.game, r.board);
     if (r.kind === 'watch') {
       // The whole state: a `board` event, or a `table` event before the first start.
-      if (e.type === 'board' || e.type === 'table' || e.type === 'error') {
-        this.requests.delete(e.re!);
-        if (e.type !== 'error') f.snapshot();
-      }
+      if (e.type !== 'board' && e.type !== 'table' && e.type !== 'error') return undefined;
+      this.requests.delete(e.re!);
+      if (e.type !== 'error') f.snapshot();
       return true;
     }
+    if (e.type !== 'resync' && e.type !== 'error') return undefined;
     this.requests.delete(e.re!);
     if (r.kind === 'probe') {
       const last = /the last is (\d+)/.exec(String(e.message ?? ''));

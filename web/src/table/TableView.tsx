@@ -95,8 +95,9 @@ export function TableView({ session, game, board }: Props) {
       });
   }, [needMoves, needResult, table.ply]);
 
-  // Ask for the legal first steps whenever it becomes our turn (or the position changes).
-  const turnKey = myTurn ? `${table.ply}` : '';
+  // Ask for the legal first steps whenever it becomes our turn (or the position changes, or the
+  // connection is back: a question in flight when it dropped got no answer).
+  const turnKey = myTurn && state.connected ? `${table.ply}` : '';
   useEffect(() => {
     setSteps(NO_STEPS);
     if (turnKey) query([]);
@@ -118,7 +119,7 @@ export function TableView({ session, game, board }: Props) {
         setSteps(result);
       }
     } catch (err) {
-      session.state.lastError = (err as Error).message;
+      if (session.state.connected) session.state.lastError = (err as Error).message;
       setSteps(NO_STEPS);
     } finally {
       setQuerying(false);

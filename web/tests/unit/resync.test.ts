@@ -133,6 +133,21 @@ describe('the browser resyncs by itself', () => {
     expect(t.ply).toBe(600);
   });
 
+  it('counts the numbered events a catching-up command causes (its own spectators event)', () => {
+    const { conn, session } = atTable();
+    const spectators = (seq: number, re?: number): ServerEvent =>
+      ({ type: 'spectators', game: G, board: B, seq, spectators: [`s${seq}`], re });
+    conn.serve({ type: 'disconnected' });
+    conn.open();
+    const resyncId = conn.idOf(`resync ${G} ${B} 10`);
+    conn.serve({ type: 'resync', game: G, board: B, from: 10, seq: 10, count: 0, re: resyncId });
+    conn.serve(spectators(11, resyncId));
+    expect(session.table(G, B).spectators).toEqual(['s11']);
+    conn.serve(spectators(13, resyncId)); // past a gap: not applied, a resync asked
+    expect(session.table(G, B).spectators).toEqual(['s11']);
+    expect(conn.sent[conn.sent.length - 1].line).toBe(`resync ${G} ${B} 11`);
+  });
+
   it('watches again after a reconnection when no seq is known yet', () => {
     localStorage.setItem('plateau.resumeToken', 'TOKEN');
     const conn = new FakeConnection();

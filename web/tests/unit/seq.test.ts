@@ -129,6 +129,14 @@ describe('MoveQueue', () => {
     expect(sent).toHaveLength(1);
   });
 
+  it('takes an `ok` as the answer to a move already played whose event is no longer kept', async () => {
+    const { send } = transport();
+    const q = new MoveQueue(send);
+    const played = q.play('phutball move 101 H11#1');
+    q.onEvent({ type: 'ok', re: 1, text: 'phutball 101: move #1 (H11) was already played.' });
+    await expect(played).resolves.toMatchObject({ type: 'ok' });
+  });
+
   it('does not send twice a move that never left (still queued for the new connection)', () => {
     const { send } = transport();
     const q = new MoveQueue(send);
