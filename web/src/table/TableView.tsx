@@ -7,7 +7,7 @@ import { useSession } from '../state/session';
 import { Board } from './Board';
 import { Clocks } from './Clocks';
 import { MoveList } from './MoveList';
-import { playedMoves, recordTag } from './record';
+import { playedMoves, recordTag, seatOfPly } from './record';
 import { moveMarks } from '../boards';
 import { gameTitle, seatLabels, useGames } from '../lobby/games';
 import { t } from '../i18n';
@@ -144,7 +144,9 @@ export function TableView({ session, game, board }: Props) {
     if (!busy && myTurn && steps.ply === table.ply) query([...steps.prefix, step]);
   };
   const liveSteps = myTurn && steps.ply === table.ply && !sending ? steps : NO_STEPS;
-  const lastPlayed = table.moves.length === table.ply ? table.moves[table.moves.length - 1] : undefined;
+  // Moves read from a record before the game's labels were known get them now (record.ts).
+  const moves = table.moves.map((m, i) => ({ seat: m.seat || seatOfPly(labels, i + 1), text: m.text }));
+  const lastPlayed = moves.length === table.ply ? moves[moves.length - 1] : undefined;
   const lastMove = lastPlayed ? moveMarks(game, lastPlayed.text, lastPlayed.seat) : [];
   const rulesLink = `#/rules/${game}`;
 
@@ -226,7 +228,7 @@ export function TableView({ session, game, board }: Props) {
               <button data-action="reject" onClick={() => conn.send(`${game} reject ${board}`)}>{t('table.reject')}</button>
             </div>
           )}
-          <MoveList moves={table.moves.map((m) => ({ seat: m.seat, text: m.text }))} />
+          <MoveList moves={moves} />
           <div class="chat">
             <ul aria-live="polite">
               {table.chat.map((c) => <li><b>{c.user}</b>: {c.message}</li>)}

@@ -12,7 +12,6 @@ export interface RecordMove {
 export function recordMoves(record: string, labels: string[] = []): RecordMove[] {
   const moves: RecordMove[] = [];
   let next = 1; // the ply of the next move without a seat ("12." sets it)
-  const seatOf = (n: number) => (labels.length > 0 ? labels[(n - 1) % labels.length] : '');
   for (const raw of record.split('\n')) {
     const line = raw.trim();
     if (line.startsWith('[') || line === '') continue;
@@ -26,12 +25,17 @@ export function recordMoves(record: string, labels: string[] = []): RecordMove[]
         if (move.text.toLowerCase() === 'pass') move.forcedPass = true;
         moves.push(move);
       } else {
-        moves.push({ seat: seatOf(next), text: number ? number[2] : token });
+        moves.push({ seat: seatOfPly(labels, next), text: number ? number[2] : token });
         next++;
       }
     }
   }
   return moves;
+}
+
+// The label of the seat that made ply `ply` (from 1) in a numbered record; "" without labels.
+export function seatOfPly(labels: string[], ply: number): string {
+  return labels.length > 0 && ply > 0 ? labels[(ply - 1) % labels.length] : '';
 }
 
 // The moves played (one per ply), forced passes left out.

@@ -60,7 +60,7 @@ export function sentCommands(page) {
 
 // The failed connections of the offline time are expected: not page errors.
 export function forgetOfflineErrors(t) {
-  const kept = t.errors.filter((e) => !/WebSocket connection to '[^']*:1\\/ws' failed/.test(e));
+  const kept = t.errors.filter((e) => !/WebSocket connection to '[^']*:1\/ws' failed/.test(e));
   t.errors.length = 0;
   t.errors.push(...kept);
 }
