@@ -131,7 +131,7 @@ export async function lostAck(t) {
   await a.page.waitForSelector('header .offline');
   // The server got it (and the CPU answered): the record has it before the page knows.
   let stored = [];
-  for (let i = 0; i < 50 && stored.length <= before.ply; i++) {
+  for (let i = 0; i < 150 && stored.length <= before.ply; i++) {
     stored = pos.recordMoves(await t.server.record('phutball', board));
     if (stored.length <= before.ply) await a.page.waitForTimeout(100);
   }
