@@ -168,6 +168,15 @@ describe('the browser resyncs by itself', () => {
   });
 });
 
+describe('a question in flight when the connection drops', () => {
+  it('fails (its answer never comes), so that the page asks again once connected', async () => {
+    const conn = new FakeConnection();
+    const steps = conn.request(`${G} steps ${B}`, 'steps');
+    conn.serve({ type: 'disconnected' });
+    await expect(steps).rejects.toThrow('connection lost');
+  });
+});
+
 describe('the moves of a record', () => {
   it('take the game\'s seat labels when the record names no seats (after a reload)', () => {
     const record = '[Game "phutball"]\n[Seats "ann,bob"]\n[Result "*"]\n1. H11 2. J12 3. H12\n';

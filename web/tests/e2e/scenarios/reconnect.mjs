@@ -81,10 +81,16 @@ export async function reconnect(t) {
   assertEqual(await readTable(a.page).then((s) => s.ply), ply - 1, 'A heard nothing while offline');
 
   // A comes back: the missed move and chat, once each.
+  const sentBefore = (await sentCommands(a.page)).length;
   await goOnline(a.page);
   await waitPly(a.page, ply);
   await a.page.waitForFunction((n) => document.querySelectorAll('.chat li').length >= n, 3);
   await a.page.waitForTimeout(500); // anything duplicated would show by now
+  // Caught up by a resync from its last seq, not by loading the table again.
+  const caughtUp = (await sentCommands(a.page)).slice(sentBefore);
+  assert(/^resume \S+$/.test(caughtUp[0]), `resumed first (${caughtUp})`);
+  assert(caughtUp.some((c) => new RegExp(`^resync phutball ${board} \\d{1,8}$`).test(c)) &&
+    !caughtUp.includes('/watch'), `a resync from the last seq, no /watch (${caughtUp})`);
   const expected = await recordList(t, board);
   assertEqual(expected.length, ply, 'the record has every ply');
   assertEqual(await moveList(a.page), expected, 'A\'s move list after the reconnection is the record');
