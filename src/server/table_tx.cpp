@@ -199,6 +199,13 @@ void Table::committed(Tx& tx, Done done, std::exception_ptr error) {
     note_committed(tx);
     for (auto& e : tx.logged) log_.append(std::move(e));
     deliver(tx);
+    for (auto& f : tx.after_commit) {
+      try {
+        f();
+      } catch (const std::exception& e) {
+        spdlog::error("table {}: an after-commit step failed: {}", label(), e.what());
+      }
+    }
   }
   try {
     if (done) done();
