@@ -40,8 +40,7 @@ void add_serve_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--text-port", opt->server.text_port, "Plain text command port")
       ->capture_default_str();
-  cmd->add_option("--biloba-port", opt->biloba.port,
-                  "Biloba 0.9.3 protocol port (0 = off)")
+  cmd->add_option("--biloba-port", opt->biloba.port, "Biloba 0.9.3 protocol port (0 = off)")
       ->capture_default_str();
   cmd->add_option("--biloba-log", opt->biloba.log_file,
                   "Log file of the Biloba 0.9.3 protocol (\"-\" = standard error)");

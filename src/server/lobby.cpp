@@ -13,8 +13,8 @@
 #include "core/error.h"
 #include "core/registry.h"
 #include "core/text.h"
-#include "server/password.h"
 #include "server/lobby_ctx.h"
+#include "server/password.h"
 #include "server/table_access.h"
 
 namespace plateau::server {

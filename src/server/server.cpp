@@ -2,17 +2,16 @@
 
 #include <spdlog/spdlog.h>
 
-#include <memory>
-
 #include <atomic>
+#include <memory>
 #include <thread>
 #include <vector>
 
 #include "server/asio.h"
 #include "server/connection_limit.h"
-#include "server/rate_limited_log.h"
 #include "server/http_session.h"
 #include "server/lobby.h"
+#include "server/rate_limited_log.h"
 #include "server/text_session.h"
 #include "server/tls.h"
 #include "store/store.h"
@@ -194,7 +193,7 @@ int run_server(const ServerOptions& options) {
                  std::to_string(body.size()) + "\r\n\r\n" + body;
         },
         [&lobby, &options, &ready, http_settings, tls](tcp::socket socket,
-                                                        ConnectionLimit::Slot slot) {
+                                                       ConnectionLimit::Slot slot) {
           if (tls) {
             auto session = std::make_shared<HttpsSession>(lobby, TlsStream(std::move(socket), *tls),
                                                           options.limits, ready, http_settings);

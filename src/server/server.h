@@ -44,7 +44,7 @@ class ExtraListener {
 using ExtraListenerFactory = std::function<std::unique_ptr<ExtraListener>(const ServerContext&)>;
 
 struct ServerOptions {
-  std::filesystem::path data_dir = "data";  // holds plateau.db
+  std::filesystem::path data_dir = "data";     // holds plateau.db
   std::filesystem::path web_dir = "web/dist";  // the built browser client, served at "/"
   std::string bind = "0.0.0.0";
   // HTTPS and WSS on the HTTP port instead of HTTP and WS when both are set (PEM files;

@@ -43,7 +43,7 @@ struct Bridge {
   // Set by stop(): games cut off by the shutdown leave their tables playing, so that the next
   // start ends them as orphans (Table::end_if_orphaned), whether it follows a stop or a crash.
   std::atomic<bool> stopping{false};
-  std::weak_ptr<LegacyServer> server;
+  std::weak_ptr<LegacyServer> legacy;  // for the chat listeners
   struct Mirror {
     std::shared_ptr<server::Table> table;
     std::vector<std::string> names;  // by seat, as the table shows them
@@ -62,7 +62,7 @@ struct Bridge {
         seats.push_back({"legacy", m.names[s]});
       }
     }
-    std::weak_ptr<LegacyServer> weak = server;
+    std::weak_ptr<LegacyServer> weak = legacy;
     const int id = game.id;
     auto relay = [weak, id](const std::string& user, const std::string& text) {
       if (auto s = weak.lock()) s->say(id, user + ": " + text);
@@ -97,7 +97,8 @@ struct Bridge {
   void finished(const FinishedLegacyGame& game) {
     auto it = tables.find(game.id);
     if (it != tables.end()) {
-      if (!stopping) it->second.table->end_external(game.click_limit ? kClickLimit : kLeft, nullptr);
+      if (!stopping)
+        it->second.table->end_external(game.click_limit ? kClickLimit : kLeft, nullptr);
       tables.erase(it);
     }
     if (game.record.empty() || game.clicks.records.size() < 3) return;
@@ -145,7 +146,7 @@ class LegacyPort final : public server::ExtraListener {
     };
     legacy.on_finished = [bridge](const FinishedLegacyGame& g) { bridge->finished(g); };
     server_ = std::make_shared<LegacyServer>(context.io.get_executor(), std::move(legacy));
-    bridge_->server = server_;
+    bridge_->legacy = server_;
     try {
       server_->start();
     } catch (const boost::system::system_error& e) {

@@ -290,7 +290,11 @@ std::string utf8_to_latin1(std::string_view text, std::size_t limit) {
   std::string out;
   for (std::size_t i = 0; i < text.size() && out.size() < limit;) {
     const auto c = static_cast<unsigned char>(text[i]);
-    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
+    std::size_t len = c < 0x80         ? 1
+                      : (c >> 5) == 6  ? 2
+                      : (c >> 4) == 14 ? 3
+                      : (c >> 3) == 30 ? 4
+                                       : 1;
     if (i + len > text.size()) len = text.size() - i;
     if (len == 1 && c < 0x80) {
       out.push_back(static_cast<char>(c));

@@ -24,9 +24,8 @@
 #include "compat/biloba/blb.h"
 
 // Boost 1.74's awaitable.hpp needs <utility> first (std::exchange).
-#include <utility>
-
 #include <boost/asio.hpp>
+#include <utility>
 
 namespace plateau::biloba::net {
 
@@ -36,15 +35,15 @@ namespace plateau::biloba::net {
 // `seat_names` and `record` hold them decoded into UTF-8 for the lobby, logs and records.
 struct FinishedLegacyGame {
   int id = 0;
-  std::string name;          // the game's name as sent (Latin-1 bytes)
-  std::string display_name;  // the same in UTF-8
+  std::string name;                     // the game's name as sent (Latin-1 bytes)
+  std::string display_name;             // the same in UTF-8
   std::vector<std::string> seat_names;  // UTF-8
-  BlbGame clicks;      // every relayed click, (−2, −2) for a quit (the server's .blb dump)
-  std::string record;  // the Plateau record of the complete turns (core/record.h)
-  std::string game_spec;           // the rules the turns follow, e.g. "biloba(players=2,...)"
+  BlbGame clicks;         // every relayed click, (−2, −2) for a quit (the server's .blb dump)
+  std::string record;     // the Plateau record of the complete turns (core/record.h)
+  std::string game_spec;  // the rules the turns follow, e.g. "biloba(players=2,...)"
   std::vector<std::string> moves;  // the complete turns in canonical notation (specs §7.2)
-  bool finished = false;  // the rules ended the game (not a quit)
-  bool click_limit = false;  // ended by LegacyServerOptions::max_clicks
+  bool finished = false;           // the rules ended the game (not a quit)
+  bool click_limit = false;        // ended by LegacyServerOptions::max_clicks
 };
 
 // A legacy game whose seats are all filled, as handed to on_started (names as in
@@ -59,9 +58,9 @@ struct StartedLegacyGame {
 
 struct LegacyServerOptions {
   std::string address = "0.0.0.0";  // listening address
-  unsigned short port = 8000;        // 0 = an ephemeral port (see LegacyServer::port())
-  std::string dump_dir;              // "" = no .blb dumps
-  std::string log_file;              // "" = no log; "-" = standard error
+  unsigned short port = 8000;       // 0 = an ephemeral port (see LegacyServer::port())
+  std::string dump_dir;             // "" = no .blb dumps
+  std::string log_file;             // "" = no log; "-" = standard error
   // Read timeouts: the first command (10 s in the original), setup after NEWGAME/LISTGAME
   // (500 s), and between play commands (Plateau: 1 hour; the original's 500 s killed games
   // whose local player thought long).
@@ -112,9 +111,9 @@ struct LegacyGameStatus {
   int players = 0;
   bool started = false;
   bool killed = false;
-  int connections = 0;       // game connections still open
-  int clicks = 0;            // relayed clicks
-  std::string board;         // the server's replay: the position string (§7.5) now
+  int connections = 0;  // game connections still open
+  int clicks = 0;       // relayed clicks
+  std::string board;    // the server's replay: the position string (§7.5) now
 };
 
 class LegacyServer {
