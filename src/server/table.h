@@ -87,24 +87,19 @@ class Table : public std::enable_shared_from_this<Table> {
   // Stores the new table, then tells `caller` (board number / table event) and, for a board,
   // every player ("New <Game> Board <n>").
   void create(Caller caller, Done done);
-  // External tables (table_external.cpp): a game played elsewhere (a compatibility server's
-  // game, seats of kind "legacy" or "cpu") mirrored live, move by move. Every call is
-  // thread-safe and runs on the strand in call order; `done` (may be null) runs once durable.
-  //
-  // Called on a new table whose seats are filled, instead of create(): stores it, playing,
-  // never rated, with no clock. Its seats are moved only by external_move (no user sits in
-  // them and its CPU seats never think here). `orphan_reason` is the reason it ends with, with
-  // no result, if the server restarts before end_external(). `on_chat(user, text)` hears each
-  // line a user says at the table, once it is stored (never the lines of external_say).
+  // External tables (table_external.cpp): a game played elsewhere mirrored live. Thread-safe;
+  // run on the strand in call order; `done` (may be null) runs once durable.
+  // Instead of create() on a new table with filled seats ("legacy", "cpu"): stores it, playing,
+  // unrated, moved only by external_move (no user sits in it, its CPU seats never think here).
+  // It ends with no result and `orphan_reason` if the server restarts before end_external().
+  // `on_chat(user, text)` hears each line a user says at the table once it is stored.
   using ChatListener = std::function<void(const std::string& user, const std::string& text)>;
   void open_external(std::string orphan_reason, ChatListener on_chat, Done done);
-  // Plays one complete turn (canonical notation) for the seat to move; a move the rules refuse
-  // is logged and ignored. A move that ends the game ends the table by the rules.
+  // One complete turn (canonical notation) of the seat to move; one the rules refuse is logged.
   void external_move(std::string move, Done done);
-  // A chat line said by `name` (a player of the external game) at the table.
+  // A line said at the table by `name`, a player of the external game.
   void external_say(std::string name, std::string text, Done done);
-  // The external game ended: unless the rules already ended the table, it ends with no result
-  // and reason `reason`. Later external calls change nothing.
+  // Unless the rules ended it, the table ends with no result and `reason`.
   void end_external(std::string reason, Done done);
   // Handles a table or board command of `caller` on the strand; `done` runs after every reply.
   void handle(Caller caller, Command command, Done done);
@@ -280,14 +275,11 @@ class Table : public std::enable_shared_from_this<Table> {
   void maybe_think();
   void cpu_failed(Tx& tx, int ply, const std::string& why);
 
-  // External tables (table_external.cpp).
-  // After a restart (from resume()): an external table still playing ends with no result and
-  // its orphan reason (its game's connections are gone). True if it did.
+  // External tables (table_external.cpp). From resume(): an external table still playing
+  // ends with no result and its orphan reason; true if it did.
   bool end_if_orphaned(Tx& tx);
-  // From cmd_say: hands the caller's line to the chat listener once the line is stored.
-  void relay_chat(Tx& tx, const std::string& text);
-  // Ends the game with no result and reason `reason` (status over, result "*").
-  void end_unfinished(Tx& tx, const std::string& reason);
+  void relay_chat(Tx& tx, const std::string& text);        // cmd_say's line to the chat listener
+  void end_unfinished(Tx& tx, const std::string& reason);  // no result, `reason`
 
   // Access (table_access.cpp).
   TableAccess access() const;
