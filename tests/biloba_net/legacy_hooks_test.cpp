@@ -67,6 +67,8 @@ TEST(LegacyHooks, StartTurnsAndChatBothWays) {
   expect_bytes(b, cat({str("OK"), str("Alice"), Bytes{0x01, 0x00}, i32(2), str("OK")}));
   b.send(cat({str("Z\xF6\x65"), str("READY?")}));  // "Zöe" in Latin-1
   expect_bytes(b, cat({i32(0), i32(1), str("Z\xF6\x65"), str("Alice"), str("Z\xF6\x65")}));
+  a.send(str("READY?"));
+  expect_bytes(a, cat({i32(0), i32(1), str("Z\xF6\x65"), str("Alice"), str("Z\xF6\x65")}));
   {
     std::unique_lock lock(heard.mutex);
     heard.changed.wait_for(lock, 5s, [&] { return !heard.started.empty(); });

@@ -24,8 +24,11 @@
 #include "compat/biloba/blb.h"
 
 // Boost 1.74's awaitable.hpp needs <utility> first (std::exchange).
-#include <boost/asio.hpp>
+// clang-format off
 #include <utility>
+
+#include <boost/asio.hpp>
+// clang-format on
 
 namespace plateau::biloba::net {
 
