@@ -71,7 +71,7 @@ export async function legacyLive(t) {
 
     // The board follows the turns as they are played.
     const plies = [];
-    let last = -1;
+    let last = Number(await page.getAttribute('section.table', 'data-ply'));
     while (plies.length < 3) {
       await page.waitForFunction((previous) => {
         const table = document.querySelector('section.table');
