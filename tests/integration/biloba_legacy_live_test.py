@@ -5,7 +5,8 @@ played, watched live on the text port (each turn as it happens, with its exact m
 bridged both ways (a talk-mode line shows at the table, a line said at the table reaches the
 biloba clients), nobody but the legacy game moves its seats, and at the end the table's record
 has the turns of the .record file. A restart of `plateau serve` mid-game ends the table with no
-result and the reason stated.
+result and the reason stated; a CPU seat of the legacy server is a CPU seat of the table, and a
+player who leaves ends the table with no result.
 Usage: biloba_legacy_live_test.py PLATEAU_BINARY"""
 import glob
 import json
@@ -184,5 +185,43 @@ def test_restart_mid_game_ends_the_table():
         server.stop()
 
 
+def read_exactly(sock, n):
+    data = b""
+    while len(data) < n:
+        chunk = sock.recv(n - len(data))
+        assert chunk, data
+        data += chunk
+    return data
+
+
+def test_cpu_seat_and_a_player_who_leaves():
+    """A creator (the original protocol, by hand) declares seat 1 as AI: the table shows it as
+    a CPU seat; the creator leaves before any turn: the table ends with no result."""
+    server = Server(PLATEAU).start()
+    try:
+        s = socket.create_connection(("127.0.0.1", server.biloba_port), timeout=10)
+        s.sendall(message(b"NEWGAME\0"))
+        assert read_exactly(s, 4) == b"\x03OK\0"
+        s.sendall(message(b"cpu game\0"))
+        assert read_exactly(s, 5) == b"\x04\0\0\0\x01"
+        s.sendall(message(bytes([2, 0]) + b"Ann\0" + bytes([2]) + b"CPU\0"))
+        assert read_exactly(s, 7) == b"\x06READY\0"
+        s.sendall(message(b"READY?\0"))
+        read_exactly(s, 10)  # missing 0, last joined 0, then the names
+        t = biloba_table(server, "playing")
+        assert [(x["kind"], x["name"]) for x in t["seats"]] == [("legacy", "Ann"),
+                                                                 ("cpu", "classic")], t
+        s.close()
+        t = biloba_table(server, "over")
+        assert t["ply"] == 0, t
+        carol = server.text("carol", "password1", register=True)
+        shown = answer(carol, f"biloba show {t['board']}")
+        assert f"Game ended without a result ({LEFT})." in shown, shown
+        assert server.stop() == 0
+    finally:
+        server.stop()
+
+
 if __name__ == "__main__":
-    run_tests([test_live_table_watched_chat_and_record, test_restart_mid_game_ends_the_table])
+    run_tests([test_live_table_watched_chat_and_record, test_restart_mid_game_ends_the_table,
+               test_cpu_seat_and_a_player_who_leaves])
