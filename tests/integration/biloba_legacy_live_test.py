@@ -19,7 +19,7 @@ import sys
 import tempfile
 import time
 
-from plateau_harness import Server, answer, record_moves, run_tests
+from plateau_harness import Server, answer, biloba_client, finish, record_moves, run_tests
 
 PLATEAU = sys.argv[1]
 BILOBA = os.path.join(os.path.dirname(PLATEAU), "biloba")
@@ -27,29 +27,11 @@ LEFT = "a player left the biloba 0.9.3 game"
 RESTARTED = "the server restarted during the biloba 0.9.3 game"
 
 
-def client(port, out, level, delay_ms, *args):
-    """A `biloba` client whose seat bot `level` plays, `delay_ms` before each click."""
-    return subprocess.Popen([BILOBA, "127.0.0.1", "--port", str(port), "--cpu", "--level", level,
-                             "--cpu-delay", str(delay_ms), "-q"] + list(args),
-                            stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
-
-
-def finish(proc, out, timeout):
-    """The client's exit status and output (killed after `timeout` s)."""
-    try:
-        proc.wait(timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-    out.seek(0)
-    return proc.returncode, out.read().decode(errors="replace")
-
-
 def start_game(server, name, delay_ms):
     """Two clients (greedy "Ann, A." creates, random "Bob" joins) playing game `name`."""
     outs = [tempfile.TemporaryFile(), tempfile.TemporaryFile()]
-    creator = client(server.biloba_port, outs[0], "greedy", delay_ms, "--create", name,
-                     "--name", "Ann, A.", "--seed", "1")
+    creator = biloba_client(PLATEAU, server.biloba_port, outs[0], "greedy", "--create", name,
+                            "--name", "Ann, A.", "--seed", "1", delay_ms=delay_ms)
     deadline = time.time() + 30
     while True:
         listing = subprocess.run([BILOBA, "127.0.0.1", "--port", str(server.biloba_port), "--list"],
@@ -58,8 +40,8 @@ def start_game(server, name, delay_ms):
             break
         assert time.time() < deadline, f"game {name!r} never listed"
         time.sleep(0.1)
-    joiner = client(server.biloba_port, outs[1], "random", delay_ms, "--join", "1",
-                    "--name", "Bob", "--seed", "2")
+    joiner = biloba_client(PLATEAU, server.biloba_port, outs[1], "random", "--join", "1",
+                           "--name", "Bob", "--seed", "2", delay_ms=delay_ms)
     return [creator, joiner], outs
 
 
