@@ -2,6 +2,7 @@
 #include <spdlog/spdlog.h>
 
 #include "cli/cli_common.h"
+#include "compat/biloba/legacy_lobby.h"
 #include "server/origin_check.h"
 #include "server/server.h"
 
@@ -11,6 +12,7 @@ namespace {
 
 struct ServeOptions {
   server::ServerOptions server;
+  biloba::net::LegacyPortOptions biloba;  // the biloba 0.9.3 port (legacy_lobby.h)
   std::string data_dir = "./data";
   std::string log_level = "info";
   int idle_timeout = 1800;
@@ -38,10 +40,9 @@ void add_serve_command(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--text-port", opt->server.text_port, "Plain text command port")
       ->capture_default_str();
-  cmd->add_option("--biloba-port", opt->server.biloba_port,
-                  "Biloba 0.9.3 protocol port (0 = off)")
+  cmd->add_option("--biloba-port", opt->biloba.port, "Biloba 0.9.3 protocol port (0 = off)")
       ->capture_default_str();
-  cmd->add_option("--biloba-log", opt->server.biloba_log,
+  cmd->add_option("--biloba-log", opt->biloba.log_file,
                   "Log file of the Biloba 0.9.3 protocol (\"-\" = standard error)");
   cmd->add_option("--threads", opt->server.io_threads, "I/O threads")
       ->capture_default_str()
@@ -104,7 +105,7 @@ void add_serve_command(CLI::App& app) {
                   "Names (and addresses) the login back-off remembers")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{1}, std::size_t{10000000}));
-  cmd->add_option("--biloba-max-clicks", lobby_limits.biloba_max_clicks,
+  cmd->add_option("--biloba-max-clicks", opt->biloba.max_clicks,
                   "Clicks kept per biloba 0.9.3 network game")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{100}, std::size_t{10000000}));
@@ -167,6 +168,10 @@ void add_serve_command(CLI::App& app) {
     opt->server.lobby_limits.token_ttl = std::chrono::seconds(opt->token_ttl);
     opt->server.lobby_limits.guest_token_ttl = std::chrono::seconds(opt->guest_token_ttl);
     opt->server.limits.burst = std::max(40.0, opt->rate * 2);
+    opt->server.extra_listeners.clear();
+    if (opt->biloba.port != 0) {
+      opt->server.extra_listeners.push_back(biloba::net::legacy_port(opt->biloba));
+    }
     server::run_server(opt->server);
   });
 }

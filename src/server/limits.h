@@ -54,9 +54,6 @@ struct LobbyLimits {
   // Password hashes (register, login) waiting for those threads, the running ones included;
   // more are refused at once with "server busy". --max-waiting-hashes
   std::size_t max_waiting_hashes = 32;
-  // Clicks kept per game on the biloba 0.9.3 port; a game that reaches it ends without a
-  // result (the original's games are a few hundred clicks). --biloba-max-clicks
-  std::size_t biloba_max_clicks = 20000;
   // Events kept in memory per table (and read back at start-up) for `resync BOARD SEQ`; a SEQ
   // older than the oldest kept answers an error (docs/PROTOCOL.md). --events-kept
   std::size_t events_kept = 1000;

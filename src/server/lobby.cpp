@@ -13,8 +13,8 @@
 #include "core/error.h"
 #include "core/registry.h"
 #include "core/text.h"
-#include "server/password.h"
 #include "server/lobby_ctx.h"
+#include "server/password.h"
 #include "server/table_access.h"
 
 namespace plateau::server {
@@ -219,25 +219,18 @@ std::shared_ptr<Table> Lobby::add_table(std::shared_ptr<const Game> game, std::s
   });
 }
 
-std::shared_ptr<Table> Lobby::import_game(const std::string& spec,
-                                          const std::vector<std::string>& players,
-                                          const std::vector<std::string>& moves,
-                                          const std::string& unfinished_reason,
-                                          std::function<void()> stored) {
+std::shared_ptr<Table> Lobby::open_external_table(const std::string& spec,
+                                                  std::vector<SeatOwner> seats, std::string creator,
+                                                  std::string orphan_reason,
+                                                  Table::ChatListener on_chat,
+                                                  std::function<void()> stored) {
   auto game = make_game(spec);
-  if (static_cast<int>(players.size()) != game->num_seats()) {
+  if (static_cast<int>(seats.size()) != game->num_seats()) {
     throw RuleError(game->spec() + " needs " + std::to_string(game->num_seats()) +
-                    " players, got " + std::to_string(players.size()));
+                    " players, got " + std::to_string(seats.size()));
   }
-  std::vector<SeatOwner> seats;
-  for (const auto& name : players) seats.push_back({"legacy", name});
-  auto table = add_table(game, "biloba-net", std::move(seats), ClockSettings{}, nullptr);
-  try {
-    table->import_finished(moves, unfinished_reason, std::move(stored));
-  } catch (...) {
-    directory_.forget(table->game_name(), table->number(), table.get());
-    throw;
-  }
+  auto table = add_table(game, std::move(creator), std::move(seats), ClockSettings{}, nullptr);
+  table->open_external(std::move(orphan_reason), std::move(on_chat), std::move(stored));
   return table;
 }
 

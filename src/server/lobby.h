@@ -99,17 +99,19 @@ class Lobby : public TableServices {
   std::shared_ptr<Table> find_table(const std::string& game, int number) const {
     return directory_.find(game, number);
   }
-  // Keeps a game played elsewhere (a biloba 0.9.3 network game on port 8000) as a finished
-  // table: `spec` is the game with its options, `players` one name per game seat, `moves` the
-  // complete turns in canonical notation; an unfinished game is kept with no result and reason
-  // `unfinished_reason`. Thread-safe. Returns the new table (its board number is the id users
-  // see); `stored` runs once it is durable. Throws OptionError/RuleError (nothing is kept) on a
-  // bad spec, a wrong number of players or an illegal move.
-  std::shared_ptr<Table> import_game(const std::string& spec,
-                                     const std::vector<std::string>& players,
-                                     const std::vector<std::string>& moves,
-                                     const std::string& unfinished_reason,
-                                     std::function<void()> stored);
+  // A table mirroring a game played elsewhere (a compatibility server's game), from its start
+  // (table_external.cpp): `spec` is the game with its options, `seats` one owner per game seat
+  // (kind "legacy" for a player of the external game, "cpu" for a computer seat it plays),
+  // `creator` the table's creator (a name no account can take), `orphan_reason` the reason it
+  // ends with (no result) if the server restarts first, `on_chat` hears the lines users say at
+  // it. The caller then feeds it with Table::external_move, external_say and end_external.
+  // Thread-safe. Returns the new table (its board number is the id users see); `stored` runs
+  // once it is durable. Throws OptionError/RuleError (no table) on a bad spec or a wrong number
+  // of seats.
+  std::shared_ptr<Table> open_external_table(const std::string& spec, std::vector<SeatOwner> seats,
+                                             std::string creator, std::string orphan_reason,
+                                             Table::ChatListener on_chat,
+                                             std::function<void()> stored);
   std::vector<TableSummary> table_summaries() const;
   LobbyStats stats() const;
 

@@ -1,22 +1,17 @@
 #include "server/server.h"
 
-#include <fstream>
-#include <memory>
-
-#include "compat/biloba/legacy_server.h"
-#include "compat/biloba/lobby_names.h"
-
 #include <spdlog/spdlog.h>
 
 #include <atomic>
+#include <memory>
 #include <thread>
 #include <vector>
 
 #include "server/asio.h"
 #include "server/connection_limit.h"
-#include "server/rate_limited_log.h"
 #include "server/http_session.h"
 #include "server/lobby.h"
+#include "server/rate_limited_log.h"
 #include "server/text_session.h"
 #include "server/tls.h"
 #include "store/store.h"
@@ -137,67 +132,6 @@ class Listener : public std::enable_shared_from_this<Listener> {
   bool stopped_ = false;
 };
 
-// The port-8000 server of biloba 0.9.3 clients (src/compat/biloba/legacy_server.h). Each
-// finished legacy game is replayed through the rules and kept as the original's .blb dump and
-// as a Plateau record, both in <data_dir>/biloba/, and as a finished table of the lobby (in the
-// store: listed, viewable and downloadable like any other game).
-std::unique_ptr<biloba::net::LegacyServer> start_biloba_server(
-    boost::asio::io_context& io, const ServerOptions& options, Lobby& lobby,
-    std::shared_ptr<ConnectionLimit> connections) {
-  const auto dir = options.data_dir / "biloba";
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  biloba::net::LegacyServerOptions legacy;
-  legacy.address = options.bind;
-  legacy.port = options.biloba_port;
-  legacy.dump_dir = dir.string();
-  legacy.log_file = options.biloba_log;
-  legacy.max_clicks = options.lobby_limits.biloba_max_clicks;
-  legacy.accept_backoff = options.limits.accept_backoff;
-  // CPU seats think on the worker pool (like the lobby's), never on the I/O threads.
-  legacy.cpu_executor = lobby.workers().get_executor();
-  legacy.admit = [connections](const std::string& address) -> std::shared_ptr<const void> {
-    ConnectionLimit::Refusal why = ConnectionLimit::Refusal::kNone;
-    auto slot = connections->admit(address, &why);
-    if (!slot) spdlog::debug("biloba: refused {}: {}", address, refusal_text(why));
-    return slot;
-  };
-  // Game ids continue after the dumps already kept (the original restarted at 1).
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-    const std::string name = entry.path().filename().string();
-    const int id = std::atoi(name.c_str());
-    if (id >= legacy.first_id) legacy.first_id = id + 1;
-  }
-  legacy.on_finished = [dir, &lobby](const biloba::net::FinishedLegacyGame& game) {
-    if (game.record.empty() || game.clicks.records.size() < 3) return;
-    std::string file = biloba::net::dump_file_name(game.id, game.name);
-    file.replace(file.size() - 4, 4, ".record");
-    std::ofstream(dir / file) << game.record;
-    spdlog::info("biloba: game {} \"{}\" ended ({} clicks)", game.id, game.display_name,
-                 game.clicks.records.size());
-    if (game.game_spec.empty() || game.moves.empty()) return;
-    try {
-      auto table = lobby.import_game(game.game_spec, biloba::net::lobby_names(game.seat_names),
-                                     game.moves,
-                                     game.click_limit
-                                         ? "the biloba 0.9.3 game reached its click limit"
-                                         : "a player left the biloba 0.9.3 game",
-                                     {});
-      spdlog::info("biloba: game {} kept as {} {}", game.id, table->game_name(), table->number());
-    } catch (const std::exception& e) {
-      spdlog::error("biloba: game {} not kept in the store: {}", game.id, e.what());
-    }
-  };
-  auto server = std::make_unique<biloba::net::LegacyServer>(io.get_executor(), legacy);
-  try {
-    server->start();
-  } catch (const boost::system::system_error& e) {
-    throw std::runtime_error("cannot listen on the biloba port: " + std::string(e.what()));
-  }
-  spdlog::info("listening: biloba 0.9.3 on {}:{}", options.bind, server->port());
-  return server;
-}
-
 }  // namespace
 
 int run_server(const ServerOptions& options) {
@@ -259,7 +193,7 @@ int run_server(const ServerOptions& options) {
                  std::to_string(body.size()) + "\r\n\r\n" + body;
         },
         [&lobby, &options, &ready, http_settings, tls](tcp::socket socket,
-                                                        ConnectionLimit::Slot slot) {
+                                                       ConnectionLimit::Slot slot) {
           if (tls) {
             auto session = std::make_shared<HttpsSession>(lobby, TlsStream(std::move(socket), *tls),
                                                           options.limits, ready, http_settings);
@@ -275,10 +209,9 @@ int run_server(const ServerOptions& options) {
   } catch (const boost::system::system_error& e) {
     throw std::runtime_error(std::string("cannot listen: ") + e.what());
   }
-  std::unique_ptr<biloba::net::LegacyServer> biloba_server;
-  if (options.biloba_port != 0) {
-    biloba_server = start_biloba_server(io, options, lobby, connections);
-  }
+  std::vector<std::unique_ptr<ExtraListener>> extras;
+  const ServerContext context{io, lobby, connections, options};
+  for (const auto& make : options.extra_listeners) extras.push_back(make(context));
   for (auto& l : listeners) l->start();
 
   boost::asio::signal_set signals(io, SIGTERM, SIGINT);
@@ -287,7 +220,7 @@ int run_server(const ServerOptions& options) {
     spdlog::info("signal {}: shutting down", sig);
     ready = false;
     for (auto& l : listeners) l->stop();
-    if (biloba_server) biloba_server->stop();
+    for (auto& x : extras) x->stop();
     lobby.stop();
     // Let tables finish what they are writing, then stop the I/O.
     store.flush();

@@ -1,19 +1,50 @@
 #pragma once
 // The game server (DESIGN.md §5): owns the I/O threads, the store, the lobby and the listeners
-// (text commands, HTTP + WebSocket, the Biloba 0.9.3 protocol), and shuts down gracefully on
-// SIGTERM or SIGINT after the store has written everything it was given.
+// (text commands, HTTP + WebSocket, and those the application adds: the compatibility ports),
+// and shuts down gracefully on SIGTERM or SIGINT after the store has written everything it was
+// given.
 #include <cstdint>
 #include <filesystem>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "server/asio.h"
 #include "server/limits.h"
 #include "server/session.h"
 
 namespace plateau::server {
 
+class ConnectionLimit;
+class Lobby;
+struct ServerOptions;
+
+// What a listener added by the application (ServerOptions::extra_listeners) is given.
+struct ServerContext {
+  boost::asio::io_context& io;  // the server's I/O threads
+  Lobby& lobby;                 // restored, with its worker pool (lobby.workers())
+  // Every port's connections count against these limits (connection_limit.h).
+  std::shared_ptr<ConnectionLimit> connections;
+  const ServerOptions& options;
+};
+
+// A listener the application adds (a compatibility protocol's port). Made once the lobby has
+// restored its tables, before the server's own ports accept; stop() runs on shutdown, before
+// the lobby stops; destroyed after the I/O threads have stopped.
+class ExtraListener {
+ public:
+  virtual ~ExtraListener() = default;
+  // Stops accepting and closes its connections. Called once, from the shutdown handler.
+  virtual void stop() = 0;
+};
+
+// Makes one extra listener; throws std::runtime_error (the server does not start) when it
+// cannot listen.
+using ExtraListenerFactory = std::function<std::unique_ptr<ExtraListener>(const ServerContext&)>;
+
 struct ServerOptions {
-  std::filesystem::path data_dir = "data";  // holds plateau.db
+  std::filesystem::path data_dir = "data";     // holds plateau.db
   std::filesystem::path web_dir = "web/dist";  // the built browser client, served at "/"
   std::string bind = "0.0.0.0";
   // HTTPS and WSS on the HTTP port instead of HTTP and WS when both are set (PEM files;
@@ -25,11 +56,9 @@ struct ServerOptions {
   std::vector<std::string> allowed_origins;
   std::uint16_t http_port = 8080;
   std::uint16_t text_port = 8023;
-  // The Biloba 0.9.3 protocol (docs/BILOBA_NETWORK.md); 0 = off. Finished legacy games are kept
-  // in <data_dir>/biloba/ as <id>-<name>.blb (the original's dump) and <id>-<name>.record, and as
-  // finished tables in the store.
-  std::uint16_t biloba_port = 8000;
-  std::string biloba_log;  // the legacy server's protocol log, as biloba-server's LOGFILE ("" = none)
+  // Listeners the application adds, made in this order (src/cli/cmd_serve.cpp adds the
+  // biloba 0.9.3 port, src/compat/biloba/legacy_lobby.h).
+  std::vector<ExtraListenerFactory> extra_listeners;
   int io_threads = 2;
   int worker_threads = 2;  // CPU players (passwords: lobby_limits.hash_threads)
   SessionLimits limits;

@@ -1,8 +1,9 @@
-// The table's life cycle (construction, replay, create, import, stop, record) and its queries.
+// The table's life cycle (construction, replay, create, stop, record) and its queries.
 // Elsewhere: the snapshot (table_snapshot.cpp), presentation (table_view.cpp), table commands
 // (table_commands.cpp), game commands (table_play.cpp), game flow, clocks and CPU seats
 // (table_flow.cpp), strand plumbing (table_tx.cpp), restore (table_restore.cpp), access
-// (table_access.cpp), queues (table_queue.cpp) and guest clean-up (table_discard.cpp).
+// (table_access.cpp), queues (table_queue.cpp), guest clean-up (table_discard.cpp) and
+// external tables (table_external.cpp).
 #include "server/table.h"
 
 #include <spdlog/spdlog.h>
@@ -147,45 +148,6 @@ void Table::create(Caller caller, Done done) {
           tx.reply(table_event("Table " + label() + " is open: /join to sit down, " +
                                "/option NAME=VALUE, /start."));
         }
-      },
-      std::move(done));
-}
-
-void Table::import_finished(const std::vector<std::string>& moves,
-                            const std::string& unfinished_reason, Done done) {
-  // Replay first, so an illegal move leaves nothing behind.
-  auto initial = game_->initial_state();
-  auto state = initial->clone();
-  std::vector<Move> parsed;
-  for (const std::string& text : moves) {
-    if (state->is_terminal()) throw RuleError("move after the end of the game: " + text);
-    parsed.push_back(state->parse_move(text));
-    state->apply(parsed.back());
-  }
-  post(
-      Caller{},
-      [this, parsed = std::move(parsed), unfinished_reason](Tx& tx) {
-        const int n = game_->num_seats();
-        order_.clear();
-        for (int g = 0; g < n; ++g) order_.push_back(g);
-        rated_ = false;
-        initial_ = game_->initial_state();
-        state_ = initial_->clone();
-        status_ = TableStatus::kPlaying;
-        started_ms_ = turn_started_ms_ = Lobby::now_ms();
-        tx.table_changed = true;
-        // The moves' rows refer to the table's row, so it goes first (finish() rewrites it).
-        tx.batch.put_table({id_, game_name_, number_, data_json(), created_ms_});
-        for (const Move& m : parsed) play(tx, m, state_->current_seat(), false);
-        if (state_->is_terminal()) {
-          end_game(tx, state_->returns(), "rules");
-          return;
-        }
-        status_ = TableStatus::kOver;
-        ended_ms_ = Lobby::now_ms();
-        reason_ = unfinished_reason;
-        result_ = "*";
-        spdlog::info("table {}: imported unfinished ({})", label(), reason_);
       },
       std::move(done));
 }

@@ -41,7 +41,7 @@ struct Caller {
 };
 
 struct SeatOwner {
-  std::string kind;  // "" (free), "user", "cpu", "legacy" (a biloba 0.9.3 network player)
+  std::string kind;  // "" (free), "user", "cpu", "legacy" (a player of an external game)
   std::string name;  // account name, or the bot level for "cpu"
   bool operator==(const SeatOwner&) const = default;
 };
@@ -87,13 +87,20 @@ class Table : public std::enable_shared_from_this<Table> {
   // Stores the new table, then tells `caller` (board number / table event) and, for a board,
   // every player ("New <Game> Board <n>").
   void create(Caller caller, Done done);
-  // Plays `moves` (canonical notation) from the start on a new table whose seats are already
-  // filled (kind "legacy": players of a biloba 0.9.3 network game), stores the table and its
-  // moves, and ends it: by the rules if the last move ends the game, otherwise with no result
-  // and reason `unfinished_reason`. Never rated. Throws RuleError (before anything is stored)
-  // if a move is illegal. `done` runs once the table is durable.
-  void import_finished(const std::vector<std::string>& moves, const std::string& unfinished_reason,
-                       Done done);
+  // External tables (table_external.cpp): a game played elsewhere mirrored live. Thread-safe;
+  // run on the strand in call order; `done` (may be null) runs once durable.
+  // Instead of create() on a new table with filled seats ("legacy", "cpu"): stores it, playing,
+  // unrated, moved only by external_move (no user sits in it, its CPU seats never think here).
+  // It ends with no result and `orphan_reason` if the server restarts before end_external().
+  // `on_chat(user, text)` hears each line a user says at the table once it is stored.
+  using ChatListener = std::function<void(const std::string& user, const std::string& text)>;
+  void open_external(std::string orphan_reason, ChatListener on_chat, Done done);
+  // One complete turn (canonical notation) of the seat to move; one the rules refuse is logged.
+  void external_move(std::string move, Done done);
+  // A line said at the table by `name`, a player of the external game.
+  void external_say(std::string name, std::string text, Done done);
+  // Unless the rules ended it, the table ends with no result and `reason`.
+  void end_external(std::string reason, Done done);
   // Handles a table or board command of `caller` on the strand; `done` runs after every reply.
   void handle(Caller caller, Command command, Done done);
   // On the strand: drops the closed connection `client` from the watchers and, if a spectator
@@ -174,6 +181,8 @@ class Table : public std::enable_shared_from_this<Table> {
     std::vector<std::shared_ptr<const RenderedEvent>> logged;
     // In-memory changes outside the table to undo if the batch fails (Batch::on_rollback).
     std::vector<std::function<void()>> undo;
+    // Run on the strand once the batch is durable, after the events are delivered.
+    std::vector<std::function<void()>> after_commit;
   };
   static constexpr std::size_t kChatKept = 50;  // chat lines kept in memory (and shown)
   using Action = std::function<void(Tx&)>;
@@ -266,6 +275,12 @@ class Table : public std::enable_shared_from_this<Table> {
   void maybe_think();
   void cpu_failed(Tx& tx, int ply, const std::string& why);
 
+  // External tables (table_external.cpp). From resume(): an external table still playing
+  // ends with no result and its orphan reason; true if it did.
+  bool end_if_orphaned(Tx& tx);
+  void relay_chat(Tx& tx, const std::string& text);        // cmd_say's line to the chat listener
+  void end_unfinished(Tx& tx, const std::string& reason);  // no result, `reason`
+
   // Access (table_access.cpp).
   TableAccess access() const;
   // Throws CommandError(unknown_table_error(c)) if the caller may not reach the table.
@@ -345,6 +360,8 @@ class Table : public std::enable_shared_from_this<Table> {
   std::int64_t ended_ms_ = 0;
   std::vector<store::ChatRow> chat_;  // recent lines
   std::int64_t seq_ = 0;              // the last table event's seq (0: none yet)
+  // An external table (open_external): the reason it ends with after a restart; "" otherwise.
+  std::string external_;
 
   // The last committed state, for roll_back: the table row's data as stored and the moves and
   // recent chat as they are on disk.
@@ -374,6 +391,7 @@ class Table : public std::enable_shared_from_this<Table> {
   bool stopped_ = false;
   bool discarded_ = false;  // deleted by discard_if_unused(): answers as if it did not exist
   std::vector<std::shared_ptr<Bot>> bots_;  // by table seat
+  ChatListener chat_listener_;              // an external table's (open_external)
   mutable std::mutex summary_mutex_;
   TableSummary summary_;
 };

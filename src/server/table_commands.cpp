@@ -396,6 +396,7 @@ void Table::cmd_say(Tx& tx, const std::string& text) {
                {"message", text},
                {"text", "[" + label() + "] " + tx.caller.user + ": " + text}};
   tx.all(Event{"chat", std::move(data), {}});
+  relay_chat(tx, text);  // an external table's other side (table_external.cpp)
 }
 
 void Table::cmd_reset(Tx& tx) {

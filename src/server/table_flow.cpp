@@ -207,7 +207,8 @@ void Table::arm_clock() {
 }
 
 void Table::maybe_think() {
-  if (thinking_ || status_ != TableStatus::kPlaying) return;
+  // An external table's CPU seats are played by its external game (table_external.cpp).
+  if (thinking_ || status_ != TableStatus::kPlaying || !external_.empty()) return;
   const int ts = seat_to_move();
   if (ts < 0 || seats_[static_cast<std::size_t>(ts)].kind != "cpu") return;
   const int ply = static_cast<int>(moves_.size());

@@ -11,6 +11,7 @@ void Table::resume(std::int64_t downtime_ms) {
   post(
       Caller{},
       [this, downtime_ms](Tx& tx) {
+        if (end_if_orphaned(tx)) return;  // its external game is gone (table_external.cpp)
         if (downtime_ms <= 0 || status_ != TableStatus::kPlaying || !clock_.enabled() || !state_ ||
             state_->is_terminal()) {
           return;

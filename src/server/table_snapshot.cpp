@@ -105,6 +105,7 @@ std::string Table::data_json() const {
   json extra = json::array();
   for (const auto& e : extra_entries_) extra.push_back({e.text, e.seat});
   j["extra"] = extra;
+  if (!external_.empty()) j["external"] = external_;  // table_external.cpp
   return json_text(j);
 }
 
@@ -157,6 +158,7 @@ void Table::load_data_json(const std::string& text) {
   turn_started_ms_ = j.value("turn_started", std::int64_t{0});
   started_ms_ = j.value("started", std::int64_t{0});
   ended_ms_ = j.value("ended", std::int64_t{0});
+  external_ = j.value("external", std::string());
   for (const auto& e : j.value("extra", json::array())) {
     extra_entries_.push_back({e.at(0), e.at(1), false});
   }

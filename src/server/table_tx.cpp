@@ -29,6 +29,18 @@ TableFaultHook& fault_hook() {
 
 bool fault_hooked() { return g_fault_hooked.load(std::memory_order_acquire); }
 
+// A Tx's after-commit steps (Tx::after_commit), each contained.
+template <typename Tx>
+void run_after_commit(Tx& tx, const std::string& label) {
+  for (auto& f : tx.after_commit) {
+    try {
+      f();
+    } catch (const std::exception& e) {
+      spdlog::error("table {}: an after-commit step failed: {}", label, e.what());
+    }
+  }
+}
+
 std::string what_of(const std::exception_ptr& error) {
   try {
     std::rethrow_exception(error);
@@ -165,6 +177,7 @@ void Table::finish(Tx tx, Done done) {
   if (tx.batch.empty()) {
     for (auto& e : tx.logged) log_.append(std::move(e));  // none: events always write
     deliver(tx);
+    run_after_commit(tx, label());
     if (done) done();
     after_change();
     return;
@@ -199,6 +212,7 @@ void Table::committed(Tx& tx, Done done, std::exception_ptr error) {
     note_committed(tx);
     for (auto& e : tx.logged) log_.append(std::move(e));
     deliver(tx);
+    run_after_commit(tx, label());
   }
   try {
     if (done) done();

@@ -24,5 +24,13 @@ TEST(LobbyNames, LongNamesAreCutWithoutSplittingACharacter) {
   EXPECT_EQ(lobby_names({std::string(60, 'b')}), (std::vector<std::string>{std::string(40, 'b')}));
 }
 
+TEST(LobbyChat, ControlCharactersBecomeSpacesAndEndsAreTrimmed) {
+  // C0, DEL and C1 (U+0080..U+009F, as Latin-1 bytes 0x80..0x9F decode to): a line from the
+  // wire must not carry terminal controls to the lobby's text clients.
+  EXPECT_EQ(lobby_chat("  hi\x1b[2J there\x7f\xC2\x9B, you \n"), "hi [2J there  , you");
+  EXPECT_EQ(lobby_chat("Zo\xC3\xA9, \xC2\xA0ok"), "Zo\xC3\xA9, \xC2\xA0ok");
+  EXPECT_EQ(lobby_chat(" \t "), "");
+}
+
 }  // namespace
 }  // namespace plateau::biloba::net

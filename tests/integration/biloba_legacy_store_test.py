@@ -13,7 +13,7 @@ import sys
 import tempfile
 import time
 
-from plateau_harness import Server, record_moves, run_tests
+from plateau_harness import Server, biloba_client, finish, record_moves, run_tests
 
 PLATEAU = sys.argv[1]
 BILOBA = os.path.join(os.path.dirname(PLATEAU), "biloba")
@@ -21,20 +21,7 @@ BILOBA = os.path.join(os.path.dirname(PLATEAU), "biloba")
 
 def client(port, out, level, *args):
     """A `biloba` client whose seat bot `level` plays; its output goes to the file `out`."""
-    return subprocess.Popen([BILOBA, "127.0.0.1", "--port", str(port), "--cpu", "--level", level,
-                             "--cpu-delay", "0", "-q"] + list(args),
-                            stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
-
-
-def finish(proc, out, timeout):
-    """The client's exit status and output (killed after `timeout` s)."""
-    try:
-        proc.wait(timeout)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
-    out.seek(0)
-    return proc.returncode, out.read().decode(errors="replace")
+    return biloba_client(PLATEAU, port, out, level, *args)
 
 
 def wait_listed(port, name, timeout=30):

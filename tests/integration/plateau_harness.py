@@ -421,6 +421,26 @@ def admitted(connect, timeout=5):
             time.sleep(0.05)
 
 
+def biloba_client(plateau, port, out, level, *args, delay_ms=0):
+    """A `biloba` client (beside the `plateau` binary) on the biloba 0.9.3 port `port` whose
+    seat bot `level` plays, `delay_ms` before each click; its output goes to the file `out`."""
+    biloba = os.path.join(os.path.dirname(plateau), "biloba")
+    return subprocess.Popen([biloba, "127.0.0.1", "--port", str(port), "--cpu", "--level", level,
+                             "--cpu-delay", str(delay_ms), "-q"] + list(args),
+                            stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT)
+
+
+def finish(proc, out, timeout):
+    """A process's exit status and its output file `out` (killed after `timeout` s)."""
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
+    out.seek(0)
+    return proc.returncode, out.read().decode(errors="replace")
+
+
 def run_tests(tests):
     """Runs each test function, printing its name; exits 1 on the first failure."""
     for t in tests:

@@ -53,6 +53,54 @@ void Impl::replay(Game& game, Click click) {
     return;
   }
   game.machine->click(click.x, click.y);
+  report_turns(game);
+}
+
+void Impl::started(Game& game) {
+  if (!options.on_started) return;
+  StartedLegacyGame s;
+  s.id = game.id;
+  s.display_name = latin1_to_utf8(game.name);
+  for (int seat = 0; seat < game.players; ++seat) {
+    s.seat_names.push_back(latin1_to_utf8(game.names[seat]));
+    s.cpu.push_back(game.types[seat] == SeatType::kAi);
+  }
+  s.game_spec = legacy_game(game.players)->spec();
+  try {
+    options.on_started(s);
+  } catch (const std::exception& e) {
+    log(std::string("on_started: ") + e.what());
+  }
+}
+
+void Impl::report_turns(Game& game) {
+  if (!options.on_turn || !game.machine) return;
+  const auto& turns = game.machine->turns();
+  try {
+    if (!game.turn_state) game.turn_state = legacy_game(game.players)->make_state(game.start);
+    while (game.turns_told < turns.size()) {
+      const Move& token = turns[game.turns_told].token;
+      const std::string text = game.turn_state->move_to_string(token);
+      game.turn_state->apply(token);
+      ++game.turns_told;
+      options.on_turn(game.id, static_cast<int>(game.turns_told), text);
+    }
+  } catch (const std::exception& e) {
+    log("game " + std::to_string(game.id) + ": on_turn: " + e.what());
+    game.turns_told = turns.size();
+  }
+}
+
+void Impl::add_chat(Game& game, int seat, std::string text) {
+  if (seat != kOutsideSeat && options.on_chat) {
+    try {
+      options.on_chat(game.id, seat, latin1_to_utf8(text));
+    } catch (const std::exception& e) {
+      log(std::string("on_chat: ") + e.what());
+    }
+  }
+  if (game.chat.size() < kMaxChatLines) game.chat.emplace_back(seat, std::move(text));
+  for (Session* t : game.talkers) t->wake();
 }
 
 void Impl::maybe_cpu_fill(const std::shared_ptr<Game>& game) {
@@ -232,6 +280,43 @@ void LegacyServer::release_after_stop() {
   impl_->sessions.clear();
   for (auto& [id, g] : impl_->games) g->cpus.clear();
   impl_->games.clear();
+}
+
+namespace {
+
+// UTF-8 to the wire's Latin-1: a character above U+00FF (or a bad byte) becomes '?'; at most
+// `limit` bytes.
+std::string utf8_to_latin1(std::string_view text, std::size_t limit) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size() && out.size() < limit;) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    std::size_t len = c < 0x80         ? 1
+                      : (c >> 5) == 6  ? 2
+                      : (c >> 4) == 14 ? 3
+                      : (c >> 3) == 30 ? 4
+                                       : 1;
+    if (i + len > text.size()) len = text.size() - i;
+    if (len == 1 && c < 0x80) {
+      out.push_back(static_cast<char>(c));
+    } else if (len == 2 && c <= 0xC3) {
+      out.push_back(static_cast<char>(((c & 0x1F) << 6) | (text[i + 1] & 0x3F)));
+    } else {
+      out.push_back('?');
+    }
+    i += len;
+  }
+  return out;
+}
+
+}  // namespace
+
+void LegacyServer::say(int id, std::string text) {
+  auto impl = impl_;
+  asio::post(impl->strand, [impl, id, text = utf8_to_latin1(text, kMaxStringChars)]() mutable {
+    auto it = impl->games.find(id);
+    if (it == impl->games.end() || it->second->killed) return;
+    impl->add_chat(*it->second, kOutsideSeat, std::move(text));
+  });
 }
 
 std::vector<LegacyGameStatus> LegacyServer::games() {

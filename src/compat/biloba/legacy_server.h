@@ -24,9 +24,11 @@
 #include "compat/biloba/blb.h"
 
 // Boost 1.74's awaitable.hpp needs <utility> first (std::exchange).
+// clang-format off
 #include <utility>
 
 #include <boost/asio.hpp>
+// clang-format on
 
 namespace plateau::biloba::net {
 
@@ -36,22 +38,32 @@ namespace plateau::biloba::net {
 // `seat_names` and `record` hold them decoded into UTF-8 for the lobby, logs and records.
 struct FinishedLegacyGame {
   int id = 0;
-  std::string name;          // the game's name as sent (Latin-1 bytes)
-  std::string display_name;  // the same in UTF-8
+  std::string name;                     // the game's name as sent (Latin-1 bytes)
+  std::string display_name;             // the same in UTF-8
   std::vector<std::string> seat_names;  // UTF-8
-  BlbGame clicks;      // every relayed click, (−2, −2) for a quit (the server's .blb dump)
-  std::string record;  // the Plateau record of the complete turns (core/record.h)
-  std::string game_spec;           // the rules the turns follow, e.g. "biloba(players=2,...)"
+  BlbGame clicks;         // every relayed click, (−2, −2) for a quit (the server's .blb dump)
+  std::string record;     // the Plateau record of the complete turns (core/record.h)
+  std::string game_spec;  // the rules the turns follow, e.g. "biloba(players=2,...)"
   std::vector<std::string> moves;  // the complete turns in canonical notation (specs §7.2)
-  bool finished = false;  // the rules ended the game (not a quit)
-  bool click_limit = false;  // ended by LegacyServerOptions::max_clicks
+  bool finished = false;           // the rules ended the game (not a quit)
+  bool click_limit = false;        // ended by LegacyServerOptions::max_clicks
+};
+
+// A legacy game whose seats are all filled, as handed to on_started (names as in
+// FinishedLegacyGame).
+struct StartedLegacyGame {
+  int id = 0;
+  std::string display_name;             // UTF-8
+  std::vector<std::string> seat_names;  // UTF-8
+  std::vector<bool> cpu;                // seats played by a Plateau CPU seat of this server
+  std::string game_spec;                // the rules the turns follow (as FinishedLegacyGame's)
 };
 
 struct LegacyServerOptions {
   std::string address = "0.0.0.0";  // listening address
-  unsigned short port = 8000;        // 0 = an ephemeral port (see LegacyServer::port())
-  std::string dump_dir;              // "" = no .blb dumps
-  std::string log_file;              // "" = no log; "-" = standard error
+  unsigned short port = 8000;       // 0 = an ephemeral port (see LegacyServer::port())
+  std::string dump_dir;             // "" = no .blb dumps
+  std::string log_file;             // "" = no log; "-" = standard error
   // Read timeouts: the first command (10 s in the original), setup after NEWGAME/LISTGAME
   // (500 s), and between play commands (Plateau: 1 hour; the original's 500 s killed games
   // whose local player thought long).
@@ -85,6 +97,14 @@ struct LegacyServerOptions {
   std::chrono::milliseconds accept_backoff{100};
   // Called (on the server's strand) when a game is removed; the store hook.
   std::function<void(const FinishedLegacyGame&)> on_finished;
+  // Live hooks, all on the server's strand, in the order things happen (`plateau serve` mirrors
+  // each game as a lobby table with them, legacy_lobby.h): every seat of game `id` is filled;
+  // the replay completed its turn number `ply` (1, 2, ...; canonical notation, specs §7.2);
+  // a talk-mode connection of seat `seat` said `text` (UTF-8). A game that never started is
+  // reported by on_finished only.
+  std::function<void(const StartedLegacyGame&)> on_started;
+  std::function<void(int id, int ply, const std::string& move)> on_turn;
+  std::function<void(int id, int seat, const std::string& text)> on_chat;
 };
 
 // A snapshot of one game for tests and status pages.
@@ -94,9 +114,9 @@ struct LegacyGameStatus {
   int players = 0;
   bool started = false;
   bool killed = false;
-  int connections = 0;       // game connections still open
-  int clicks = 0;            // relayed clicks
-  std::string board;         // the server's replay: the position string (§7.5) now
+  int connections = 0;  // game connections still open
+  int clicks = 0;       // relayed clicks
+  std::string board;    // the server's replay: the position string (§7.5) now
 };
 
 class LegacyServer {
@@ -121,6 +141,12 @@ class LegacyServer {
 
   // Thread-safe snapshot of the games (blocks until the strand answers; do not call on it).
   std::vector<LegacyGameStatus> games();
+  // Thread-safe: a chat line from outside the game (`text` in UTF-8, sent in Latin-1, "?" for
+  // other characters, cut to the wire's 254 bytes) for every talk-mode connection of game `id`.
+  // The original client hides the lines of its own seat, so each connection gets the line as
+  // from another seat than its own (the lowest); put the author's name in `text`. Nothing
+  // happens if the game is gone or killed.
+  void say(int id, std::string text);
 
   struct Impl;
 

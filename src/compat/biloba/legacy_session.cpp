@@ -9,12 +9,6 @@
 
 namespace plateau::biloba::net::detail {
 
-namespace {
-
-constexpr std::size_t kMaxChatLines = 10'000;
-
-}  // namespace
-
 awaitable<void> Session::watch() {
   // The watchdog of the Asio timeout examples: close the socket once the deadline passes.
   auto self = shared_from_this();
@@ -261,6 +255,7 @@ awaitable<void> Session::wait_players() {
       if (!g.started) {
         g.started = true;
         log(" all players arrived on game " + std::to_string(g.id) + " (" + g.name + ")");
+        server_->started(g);
         server_->notify(g);
       }
       for (const std::string& name : g.names) put_string(out, name);
@@ -409,7 +404,9 @@ awaitable<void> Session::talk() {
       if (chat_cursor < g->chat.size()) {
         const auto& [from, text] = g->chat[chat_cursor++];
         out.clear();
-        put_int(out, from);
+        // A line from outside the game comes as from another seat: the original client hides
+        // its own seat's lines (LegacyServer::say).
+        put_int(out, from != kOutsideSeat ? from : seat_ == 0 ? 1 : 0);
         put_string(out, text);
         co_await send(out);
         continue;
@@ -432,9 +429,8 @@ awaitable<void> Session::talk_reader() {
       it = server_->games.end();
       for (auto& [id, g] : server_->games) {
         if (!g->talkers.count(this)) continue;
-        if (g->chat.size() < kMaxChatLines) g->chat.emplace_back(seat_, text);
         log(" received message '" + text + "' from player " + std::to_string(seat_) + ".");
-        for (Session* t : g->talkers) t->wake();
+        server_->add_chat(*g, seat_, text);
       }
     }
   } catch (const std::exception&) {

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "compat/biloba/wire.h"
+#include "core/game.h"
 #include "games/biloba/biloba_clicks.h"
 
 namespace plateau::biloba::net {
@@ -41,6 +42,11 @@ struct Click {
   std::int32_t x;
   std::int32_t y;
 };
+
+// The seat of a chat line said from outside the game (LegacyServer::say).
+inline constexpr int kOutsideSeat = -1;
+// Chat lines kept per game; later lines are dropped.
+inline constexpr std::size_t kMaxChatLines = 10'000;
 
 class Session;
 class CpuSeat;
@@ -63,13 +69,17 @@ struct Game {
   std::vector<Click> moves;
   std::set<Session*> members;  // open game connections
   std::vector<std::shared_ptr<CpuSeat>> cpus;
-  std::vector<std::pair<int, std::string>> chat;
+  std::vector<std::pair<int, std::string>> chat;  // (seat or kOutsideSeat, Latin-1 text)
   std::set<Session*> talkers;
   // The server's replay of the click stream (stops at the first click it cannot place).
   Position start;
   std::optional<ClickMachine> machine;
   bool replay_broken = false;
   bool click_limit = false;  // ended by LegacyServerOptions::max_clicks
+  // The live hooks (on_started, on_turn): the position before the next turn to report, and
+  // how many turns were reported.
+  std::unique_ptr<plateau::State> turn_state;
+  std::size_t turns_told = 0;
 
   int missing() const {
     int n = 0;
@@ -111,6 +121,12 @@ struct LegacyServer::Impl : std::enable_shared_from_this<LegacyServer::Impl> {
   void append(detail::Game& game, detail::Click click);
   void replay(detail::Game& game, detail::Click click);
   void maybe_cpu_fill(const std::shared_ptr<detail::Game>& game);
+  // Every seat is filled: on_started.
+  void started(detail::Game& game);
+  // on_turn for each turn the replay completed since the last call.
+  void report_turns(detail::Game& game);
+  // Appends a chat line of `seat` (kOutsideSeat: LegacyServer::say) and wakes the talkers.
+  void add_chat(detail::Game& game, int seat, std::string text);
 
   detail::Strand strand;
   detail::tcp::acceptor acceptor;

@@ -39,4 +39,21 @@ std::vector<std::string> lobby_names(const std::vector<std::string>& wire_names)
   return out;
 }
 
+std::string lobby_chat(const std::string& text) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto u = static_cast<unsigned char>(text[i]);
+    const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
+    if (u == 0xC2 && next >= 0x80 && next <= 0x9F) {  // U+0080..U+009F
+      out += ' ';
+      ++i;
+    } else {
+      out += u < 0x20 || u == 0x7f ? ' ' : text[i];
+    }
+  }
+  const auto first = out.find_first_not_of(' ');
+  if (first == std::string::npos) return "";
+  return out.substr(first, out.find_last_not_of(' ') - first + 1);
+}
+
 }  // namespace plateau::biloba::net

@@ -13,4 +13,8 @@ namespace plateau::biloba::net {
 // "Player N" (N = seat + 1). Never throws.
 std::vector<std::string> lobby_names(const std::vector<std::string>& wire_names);
 
+// A chat line from the wire (already UTF-8) as the lobby's table chat shows it: control
+// characters (C0, DEL and C1) become spaces, ends trimmed. Never throws.
+std::string lobby_chat(const std::string& text);
+
 }  // namespace plateau::biloba::net

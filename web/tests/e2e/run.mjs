@@ -7,7 +7,8 @@
 // Scenarios: a whole game against a CPU seat in each game (then its replay step by step), two
 // browsers playing each other with a spectator, a challenge by name, the lobby forms built from
 // /api/games (a three-player challenge), the rules of each game page
-// by page, phone width, the replay of a biloba 0.9.3 network game kept by the server, a reload mid-game
+// by page, phone width, the replay of a biloba 0.9.3 network game kept by the server, one watched live
+// while it is played, a reload mid-game
 // (still seated, guest and account), a WebSocket dropped mid-game (resync: the move list is the
 // record) and a move whose answer was lost (sent again with its #n, stored once). Screenshots of every board go to the artifacts directory. Exit
 // status: 0 all passed, 1 a failure, 77 skipped (no Chromium; ctest reports it as skipped).
@@ -22,6 +23,7 @@ import { challenge } from './scenarios/challenge.mjs';
 import { rules } from './scenarios/rules.mjs';
 import { phone } from './scenarios/phone.mjs';
 import { legacyReplay } from './scenarios/legacy.mjs';
+import { legacyLive } from './scenarios/legacy-live.mjs';
 import { reload } from './scenarios/reload.mjs';
 import { lostAck, reconnect } from './scenarios/reconnect.mjs';
 import { forms } from './scenarios/forms.mjs';
@@ -58,6 +60,7 @@ const SCENARIOS = {
   rules,
   phone,
   'legacy-replay': legacyReplay,
+  'legacy-live': legacyLive,
   reload,
   reconnect,
   'lost-ack': lostAck,
