@@ -42,10 +42,10 @@ TEST(SeatKind, WordsRoundTripAndUnknownOnesAreRefused) {
 
 TEST(TableEventRender, SeatEventsGiveTheTableMessage) {
   EXPECT_EQ(json_of(SeatChanged{SeatChanged::What::kTaken, "alice", 1, setup_table()}),
-            R"({"board":101,"clock":"none","flags":{},"game":"bohnduell","options":"supply=8",)"
-            R"("ply":0,"rated":false,"seats":[{"kind":"user","label":"S","name":"alice",)"
-            R"("seat":1},{"kind":"free","label":"N","name":"","seat":2}],"seq":5,)"
-            R"("spectators":[],"status":"setup","text":"alice takes seat 1.","type":"table"})");
+            R"j({"board":101,"clock":"none","flags":{},"game":"bohnduell","options":"supply=8",)j"
+            R"j("ply":0,"rated":false,"seats":[{"kind":"user","label":"S","name":"alice",)j"
+            R"j("seat":1},{"kind":"free","label":"N","name":"","seat":2}],"seq":5,)j"
+            R"j("spectators":[],"status":"setup","text":"alice takes seat 1.","type":"table"})j");
   EXPECT_EQ(text_of(SeatChanged{SeatChanged::What::kAway, "bob", 2, setup_table()}),
             "bob has left; seat 2 stays reserved (/join 2 to return).\n");
   EXPECT_EQ(text_of(SeatChanged{SeatChanged::What::kTaken, "cpu:3", 2, setup_table()}),
@@ -56,7 +56,7 @@ TEST(TableEventRender, SeatEventsGiveTheTableMessage) {
   TableView invisible = setup_table();
   invisible.record = "/records/bohnduell/101?key=k";
   EXPECT_NE(
-      json_of(TableReset{"alice", invisible}).find(R"("record":"/records/bohnduell/101?key=k")"),
+      json_of(TableReset{"alice", invisible}).find(R"j("record":"/records/bohnduell/101?key=k")j"),
       std::string::npos);
 }
 
@@ -74,20 +74,20 @@ TEST(TableEventRender, MoveChatRequestAndForfeit) {
   m.next_seat = 1;
   m.next_user = "bob";
   EXPECT_EQ(json_of(m, 9),
-            R"({"auto":true,"board":101,"game":"bohnduell","label":"S","move":"H2",)"
-            R"("next_seat":1,"next_user":"bob","ply":3,"position":"P","seat":0,"seq":9,)"
-            R"("status":"playing","text":"bohnduell 101: 3. S alice H2 (Auto)","type":"move","user":"alice"
-})");
+            R"j({"auto":true,"board":101,"game":"bohnduell","label":"S","move":"H2",)j"
+            R"j("next_seat":1,"next_user":"bob","ply":3,"position":"P","seat":0,"seq":9,)j"
+            R"j("status":"playing","text":"bohnduell 101: 3. S alice H2 (Auto)",)j"
+            R"j("type":"move","user":"alice"})j");
   EXPECT_EQ(text_of(m), "bohnduell 101: 3. S alice H2 (Auto)\n");
-EXPECT_EQ(text_of(ChatSaid{"bohnduell", 101, "server", "hello"}),
-          "[bohnduell 101] server: hello\n");
-EXPECT_EQ(text_of(RequestAnswered{"bohnduell", 101, RequestKind::kUndo, false, "bob", ""}),
-          "bohnduell 101: bob rejects the undo request.\n");
-EXPECT_EQ(json_of(RequestMade{"bohnduell", 101, RequestKind::kDraw, "alice", "waiting."}),
-          R"({"board":101,"by":"alice","game":"bohnduell","kind":"draw","seq":5,)"
-          R"("text":"bohnduell 101: waiting.","type":"request"})");
-EXPECT_EQ(text_of(CpuForfeit{"cpu:2", "no legal move"}),
-          "error: cpu:2 cannot play here (no legal move) and forfeits\n");
+  EXPECT_EQ(text_of(ChatSaid{"bohnduell", 101, "server", "hello"}),
+            "[bohnduell 101] server: hello\n");
+  EXPECT_EQ(text_of(RequestAnswered{"bohnduell", 101, RequestKind::kUndo, false, "bob", ""}),
+            "bohnduell 101: bob rejects the undo request.\n");
+  EXPECT_EQ(json_of(RequestMade{"bohnduell", 101, RequestKind::kDraw, "alice", "waiting."}),
+            R"j({"board":101,"by":"alice","game":"bohnduell","kind":"draw","seq":5,)j"
+            R"j("text":"bohnduell 101: waiting.","type":"request"})j");
+  EXPECT_EQ(text_of(CpuForfeit{"cpu:2", "no legal move"}),
+            "error: cpu:2 cannot play here (no legal move) and forfeits\n");
 }
 
 TEST(TableEventRender, BoardEventsCarryTheirPageOnlyWhereTheyAlwaysDid) {
@@ -101,11 +101,12 @@ TEST(TableEventRender, BoardEventsCarryTheirPageOnlyWhereTheyAlwaysDid) {
   b.clocks.show = ClocksView::Show::kNull;
   GameEnded over{b, true, "1-0", "rules", {1.0, 0.0}, {"This game was not rated."}};
   EXPECT_EQ(json_of(over, 4),
-            R"({"board":7,"clocks":null,"game":"phutball","ply":2,"position":"P",)"
-            R"("ratings":["This game was not rated."],"reason":"rules","result":"1-0",)"
-            R"("returns":[1.0,0.0],"seq":4,"spectators":[],"status":"over",)"
-            R"("status_line":"Game won by alice.","text":"phutball 7: Game won by alice. (1-0, rules)",)"
-            R"("type":"gameover"})");
+            R"j({"board":7,"clocks":null,"game":"phutball","ply":2,"position":"P",)j"
+            R"j("ratings":["This game was not rated."],"reason":"rules","result":"1-0",)j"
+            R"j("returns":[1.0,0.0],"seq":4,"spectators":[],"status":"over",)j"
+            R"j("status_line":"Game won by alice.",)j"
+            R"j("text":"phutball 7: Game won by alice. (1-0, rules)",)j"
+            R"j("type":"gameover"})j");
   EXPECT_EQ(text_of(over), "phutball 7: Game won by alice. (1-0, rules)\n");
   BoardView setup;
   setup.setup = true;
@@ -124,8 +125,8 @@ TEST(TableEventRender, BoardEventsCarryTheirPageOnlyWhereTheyAlwaysDid) {
 TEST(TableEventCodec, DecodesARowAsMainWroteIt) {
   const store::EventRow row{
       1, 2, "chat",
-      R"({"data":{"board":101,"game":"bohnduell","message":"are you there?","text":)"
-      R"("[bohnduell 101] bob: are you there?","user":"bob"},"type":"chat","v":1})"};
+      R"j({"data":{"board":101,"game":"bohnduell","message":"are you there?","text":)j"
+      R"j("[bohnduell 101] bob: are you there?","user":"bob"},"type":"chat","v":1})j"};
   const Event e = decode_table_event(row);
   EXPECT_EQ(e.seq, 2);
   EXPECT_EQ(render_text(e), "[bohnduell 101] bob: are you there?\n");
