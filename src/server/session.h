@@ -29,7 +29,7 @@ class Session : public Client {
   // only while it holds less than half of max_output_bytes, as it drains; anything sent after
   // them (live events, the command's answer) waits behind them, so the order is kept. Replayed
   // events never count against max_output_bytes (they are bounded by --events-kept); what waits
-  // behind them does.
+  // behind them does. A connection that closes drops what still waits.
   void send_replayed(std::vector<std::shared_ptr<const RenderedEvent>> events) override;
   void close() override;
   // Keeps `slot` (the connection's place in the ConnectionLimit) until the session ends.

@@ -30,29 +30,10 @@
 #include "server/table_event.h"
 #include "server/table_events.h"
 #include "server/table_services.h"
+#include "server/table_types.h"
 #include "store/store.h"
 
 namespace plateau::server {
-
-// Who sends a command: the account name and the connection to answer.
-struct Caller {
-  std::string user;  // "" when not logged in
-  bool guest = false;
-  std::shared_ptr<Client> client;  // null for the server's own actions
-};
-
-// A listing line's worth of a table, readable from any thread.
-struct TableSummary {
-  std::string game;
-  int number = 0;
-  bool board = false;
-  TableStatus status = TableStatus::kSetup;
-  std::vector<SeatOwner> seats;
-  int ply = 0;
-  std::string options;
-  bool invisible = false;
-  TableAccess access;  // who may reach it (table_access.h); never shown as such
-};
 
 class Table : public std::enable_shared_from_this<Table> {
  public:
