@@ -98,4 +98,8 @@ std::string board_page(const State& state, const PageInput& in) {
   return out;
 }
 
+std::string board_page(const std::shared_ptr<const PageView>& view) {
+  return view ? board_page(*view->shown, view->input) : std::string();
+}
+
 }  // namespace plateau::server

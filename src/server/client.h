@@ -23,6 +23,12 @@ class Client : public std::enable_shared_from_this<Client> {
   virtual void send_shared(std::shared_ptr<const RenderedEvent> event, bool reply) {
     send(event->event(), reply);
   }
+  // Replays `events` (already told, in seq order; `resync`) to the client, never as a reply.
+  // A transport with an output bound paces them (session.h): they reach its output queue as it
+  // drains, and whatever is sent after them waits behind them. By default, send_shared() each.
+  virtual void send_replayed(std::vector<std::shared_ptr<const RenderedEvent>> events) {
+    for (auto& e : events) send_shared(std::move(e), false);
+  }
   // Closes the connection after the queued output. Thread-safe.
   virtual void close() = 0;
   // "text 127.0.0.1:40312" for logs.

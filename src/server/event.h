@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "server/table_event.h"
+
 namespace plateau::server {
 
 struct Event {
@@ -29,6 +31,13 @@ struct Event {
 class RenderedEvent {
  public:
   explicit RenderedEvent(Event event) : event_(std::move(event)) {}
+  // A table event, rendered into its message (render.h: table_event_message) at once: the
+  // stored form and every transport's bytes come from that message.
+  explicit RenderedEvent(const TableEvent& event);
+  // A table's answer to its caller alone (render.h: reply_message).
+  explicit RenderedEvent(const TableShown& shown);
+  explicit RenderedEvent(const BoardShown& shown);
+  explicit RenderedEvent(const PlyShown& shown);
   const Event& event() const { return event_; }
   // render_text(event()) and render_json(event()) (render.h), computed on first use, then the
   // same bytes for everyone.

@@ -75,7 +75,7 @@ void Lobby::restore() {
       }
       directory_.insert(table);
       for (const auto& s : table->summary().seats) {
-        if (s.kind == "user" && starts_with(to_lower(s.name), "guest")) {
+        if (s.kind == SeatKind::kUser && starts_with(to_lower(s.name), "guest")) {
           try {
             next_guest = std::max(next_guest, std::stoi(s.name.substr(5)) + 1);
           } catch (...) {
@@ -299,26 +299,26 @@ void Lobby::cmd_challenge(Ctx& ctx, const Command& c) {
         make_bot(level, 0);  // throws OptionError listing the levels
         throw CommandError("unknown CPU level '" + level + "'");
       }
-      seats.push_back({"cpu", level});
+      seats.push_back({SeatKind::kCpu, level});
       continue;
     }
     std::string canonical = accounts_.canonical(lower);
     if (canonical.empty()) canonical = presence_.online_name(lower);  // a guest
     if (canonical.empty()) throw CommandError("no user named '" + who.substr(0, 30) + "'");
     for (const auto& s : seats) {
-      if (s.kind == "user" && to_lower(s.name) == lower) {
+      if (s.kind == SeatKind::kUser && to_lower(s.name) == lower) {
         throw CommandError(canonical + " is named twice");
       }
     }
     if (lower == to_lower(ctx.client->user)) me = true;
-    seats.push_back({"user", canonical});
+    seats.push_back({SeatKind::kUser, canonical});
   }
   if (!me) throw CommandError("you must be one of the players of your challenge");
   // The checks and the new table in one step: two challenges at once cannot both slip in.
   auto table = add_table(game, ctx.client->user, seats, clock, [&](const TableIndex& tables) {
     check_table_quota(tables, ctx.client->user, ctx.client->guest, limits_);
     for (const auto& s : seats) {
-      if (s.kind != "user" || to_lower(s.name) == to_lower(ctx.client->user)) continue;
+      if (s.kind != SeatKind::kUser || to_lower(s.name) == to_lower(ctx.client->user)) continue;
       if (auto limit = accounts_.challenge_limit(s.name)) {
         check_challenge_accepted(tables, s.name, *limit);
       }

@@ -85,7 +85,7 @@ class Lobby : public TableServices {
   }
   bool is_account(const std::string& name) const override { return accounts_.exists(name); }
   // The bounds of `plateau serve` (tables read events_kept).
-  const LobbyLimits& limits() const { return limits_; }
+  const LobbyLimits& limits() const override { return limits_; }
   std::vector<std::string> rate_game(const std::string& game, const std::string& a,
                                      const std::string& b, double score_a,
                                      store::Batch& batch) override {

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 #include "core/text.h"
 #include "server/lobby.h"
 
@@ -38,28 +40,64 @@ void Session::send(const Event& event, bool reply) {
   boost::asio::post(strand_,
                     [self = std::static_pointer_cast<Session>(shared_from_this()), event, reply] {
                       if (self->closing_) return;
-                      self->write_event(event, reply ? self->current_id_ : -1);
+                      const long long re = reply ? self->current_id_ : -1;
+                      if (!self->held_.empty()) {
+                        self->hold(std::make_shared<const RenderedEvent>(event), re, false);
+                        return;
+                      }
+                      self->write_event(event, re);
                       self->output_over_limit();
                     });
 }
 
 void Session::send_shared(std::shared_ptr<const RenderedEvent> event, bool reply) {
   boost::asio::post(strand_, [self = std::static_pointer_cast<Session>(shared_from_this()),
-                              event = std::move(event), reply] {
+                              event = std::move(event), reply]() mutable {
     if (self->closing_) return;
-    self->write_shared(*event, reply ? self->current_id_ : -1);
+    const long long re = reply ? self->current_id_ : -1;
+    if (!self->held_.empty()) {
+      self->hold(std::move(event), re, false);
+      return;
+    }
+    self->write_shared(*event, re);
     self->output_over_limit();
   });
 }
 
+void Session::send_replayed(std::vector<std::shared_ptr<const RenderedEvent>> events) {
+  boost::asio::post(strand_, [self = std::static_pointer_cast<Session>(shared_from_this()),
+                              events = std::move(events)]() mutable {
+    if (self->closing_) return;
+    for (auto& e : events) self->held_.push_back({std::move(e), -1, true});
+    self->drain_held();
+  });
+}
+
+void Session::hold(std::shared_ptr<const RenderedEvent> event, long long re, bool replayed) {
+  if (!replayed) held_bytes_ += shared_size(*event);
+  held_.push_back({std::move(event), re, replayed});
+  output_over_limit();
+}
+
+void Session::drain_held() {
+  while (!held_.empty() && !closing_ && pending_output() < limits_.max_output_bytes / 2) {
+    Held h = std::move(held_.front());
+    held_.pop_front();
+    if (!h.replayed) held_bytes_ -= std::min(held_bytes_, shared_size(*h.event));
+    write_shared(*h.event, h.re);
+    if (output_over_limit()) return;
+  }
+}
+
 bool Session::output_over_limit() {
-  if (pending_output() <= limits_.max_output_bytes) return false;
+  if (pending_output() + held_bytes_ <= limits_.max_output_bytes) return false;
   if (!closing_) {
-    spdlog::warn("{}: output backlog over {} bytes; closing", describe(),
-                 limits_.max_output_bytes);
+    spdlog::warn("{}: output backlog over {} bytes; closing", describe(), limits_.max_output_bytes);
   }
   // shutdown() drops the output of a session over the limit instead of waiting for it.
   closing_ = true;
+  held_.clear();
+  held_bytes_ = 0;
   shutdown();
   return true;
 }
@@ -145,11 +183,10 @@ void Session::arm_login(std::chrono::steady_clock::duration after) {
         if (!self->user.empty()) return;
         spdlog::info("{}: not logged in after {} s; closing", self->describe(),
                      self->limits_.login_timeout.count());
-        self->write_event(
-            error_event("not logged in within " +
-                        std::to_string(self->limits_.login_timeout.count()) +
-                        " s (register, login or guest); closing the connection"),
-            -1);
+        self->write_event(error_event("not logged in within " +
+                                      std::to_string(self->limits_.login_timeout.count()) +
+                                      " s (register, login or guest); closing the connection"),
+                          -1);
         self->closing_ = true;
         self->shutdown();
       });

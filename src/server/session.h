@@ -3,8 +3,9 @@
 // a per-connection rate limit (token bucket), a bound on queued input and output (in bytes:
 // SessionLimits::max_output_bytes), an idle timeout, a login timeout (a client that has not
 // registered, logged in or become a guest within SessionLimits::login_timeout is closed), and
-// the one UTF-8 check of every command line (docs/SECURITY.md: text is validated at the edge). Each session lives on its own strand; send() and close() may be called from any
-// thread and hop onto it.
+// the one UTF-8 check of every command line (docs/SECURITY.md: text is validated at the edge). Each
+// session lives on its own strand; send() and close() may be called from any thread and hop onto
+// it.
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -24,6 +25,12 @@ class Session : public Client {
  public:
   void send(const Event& event, bool reply) override;
   void send_shared(std::shared_ptr<const RenderedEvent> event, bool reply) override;
+  // Paced replay (resync): `events` wait in the session and go to the transport's output queue
+  // only while it holds less than half of max_output_bytes, as it drains; anything sent after
+  // them (live events, the command's answer) waits behind them, so the order is kept. Replayed
+  // events never count against max_output_bytes (they are bounded by --events-kept); what waits
+  // behind them does. A connection that closes drops what still waits.
+  void send_replayed(std::vector<std::shared_ptr<const RenderedEvent>> events) override;
   void close() override;
   // Keeps `slot` (the connection's place in the ConnectionLimit) until the session ends.
   void hold(std::shared_ptr<const void> slot) { slot_ = std::move(slot); }
@@ -47,6 +54,11 @@ class Session : public Client {
   virtual void write_event(const Event& event, long long re) = 0;
   // Queues a shared event's bytes (its family's rendering, made once for every recipient).
   virtual void write_shared(const RenderedEvent& event, long long re) = 0;
+  // Bytes of `event` in this transport's family (its shared rendering), for the output bound.
+  virtual std::size_t shared_size(const RenderedEvent& event) const = 0;
+  // Call from the transport each time a write completed (on the strand): moves held events
+  // (send_replayed) to the output queue while it is below half of max_output_bytes.
+  void drain_held();
   // Transport: close the connection (on the strand; may be called more than once).
   virtual void shutdown() = 0;
   // Bytes queued for output by the transport.
@@ -64,6 +76,13 @@ class Session : public Client {
     std::string text;
     long long id;
   };
+  struct Held {
+    std::shared_ptr<const RenderedEvent> event;
+    long long re;
+    bool replayed;  // a resync's event (not counted in held_bytes_)
+  };
+  // Queues `event` behind the held ones (on the strand).
+  void hold(std::shared_ptr<const RenderedEvent> event, long long re, bool replayed);
   void pump();
   void arm_idle();
   void arm_login(std::chrono::steady_clock::duration after);
@@ -78,6 +97,8 @@ class Session : public Client {
   double tokens_;
   std::chrono::steady_clock::time_point last_refill_;
   bool ended_ = false;
+  std::deque<Held> held_;       // events waiting for the output queue to drain
+  std::size_t held_bytes_ = 0;  // bytes of the held events that are not replayed ones
 };
 
 }  // namespace plateau::server

@@ -19,7 +19,6 @@
 #include "core/registry.h"
 #include "core/text.h"
 #include "server/json_text.h"
-#include "server/lobby.h"
 #include "server/rating_policy.h"
 #include "server/table_util.h"
 
@@ -43,11 +42,11 @@ const char* status_name(TableStatus status) {
   return "setup";
 }
 
-Table::Table(Lobby& lobby, std::int64_t id, std::shared_ptr<const Game> game, int number,
+Table::Table(TableServices& services, std::int64_t id, std::shared_ptr<const Game> game, int number,
              std::string creator, std::vector<SeatOwner> seats, ClockSettings clock,
              std::int64_t now_ms)
-    : lobby_(lobby),
-      strand_(boost::asio::make_strand(lobby.io())),
+    : services_(services),
+      strand_(boost::asio::make_strand(services.io())),
       timer_(strand_),
       id_(id),
       game_name_(game->name()),
@@ -57,7 +56,7 @@ Table::Table(Lobby& lobby, std::int64_t id, std::shared_ptr<const Game> game, in
       creator_(std::move(creator)),
       clock_(clock),
       retry_timer_(strand_),
-      log_(lobby.limits().events_kept) {
+      log_(services.limits().events_kept) {
   const int n = game_->num_seats();
   board_ = !seats.empty();
   seats_ = board_ ? std::move(seats) : std::vector<SeatOwner>(static_cast<std::size_t>(n));
@@ -75,17 +74,18 @@ Table::Table(Lobby& lobby, std::int64_t id, std::shared_ptr<const Game> game, in
   refresh_summary();
 }
 
-Table::Table(Lobby& lobby, const store::TableRow& row, const std::vector<store::MoveRow>& moves,
-             const std::vector<store::ChatRow>& chat, const std::vector<store::EventRow>& events)
-    : lobby_(lobby),
-      strand_(boost::asio::make_strand(lobby.io())),
+Table::Table(TableServices& services, const store::TableRow& row,
+             const std::vector<store::MoveRow>& moves, const std::vector<store::ChatRow>& chat,
+             const std::vector<store::EventRow>& events)
+    : services_(services),
+      strand_(boost::asio::make_strand(services.io())),
       timer_(strand_),
       id_(row.id),
       game_name_(row.game),
       number_(row.number),
       created_ms_(row.created_ms),
       retry_timer_(strand_),
-      log_(lobby.limits().events_kept) {
+      log_(services.limits().events_kept) {
   try {
     load_data_json(row.data);
     for (const auto& m : moves) {
@@ -141,12 +141,10 @@ void Table::create(Caller caller, Done done) {
                      board_ ? ", board" : "");
         if (tx.caller.client) add_watcher(tx.caller.client, tx.caller.user);
         if (board_) {
-          Event e{"challenge", table_event("").data, page("New", *state_, 0)};
-          e.data["title"] = "New " + title();
-          tx.all(e);
+          tx.all(GameCreated{table_view(), title(), page("New", *state_, 0)});
         } else {
-          tx.reply(table_event("Table " + label() + " is open: /join to sit down, " +
-                               "/option NAME=VALUE, /start."));
+          tx.reply(TableShown{table_view(), "Table " + label() + " is open: /join to sit down, " +
+                                                "/option NAME=VALUE, /start."});
         }
       },
       std::move(done));
@@ -205,7 +203,8 @@ std::string Table::title() const {
 int Table::table_seat_of(const std::string& user) const {
   if (user.empty()) return -1;
   for (std::size_t s = 0; s < seats_.size(); ++s) {
-    if (seats_[s].kind == "user" && same_name(seats_[s].name, user)) return static_cast<int>(s);
+    if (seats_[s].kind == SeatKind::kUser && same_name(seats_[s].name, user))
+      return static_cast<int>(s);
   }
   return -1;
 }
@@ -227,7 +226,7 @@ int Table::seat_to_move() const {
 std::string Table::owner_name(int table_seat) const {
   if (table_seat < 0 || table_seat >= static_cast<int>(seats_.size())) return "";
   const SeatOwner& s = seats_[static_cast<std::size_t>(table_seat)];
-  if (s.kind == "cpu") return "cpu:" + s.name;
+  if (s.kind == SeatKind::kCpu) return "cpu:" + s.name;
   return s.name;
 }
 
@@ -265,7 +264,7 @@ void Table::watcher_closed(std::shared_ptr<Client> client) {
         for (const auto& name : before) {
           // The user may still follow the table from another connection.
           if (std::find(after.begin(), after.end(), name) != after.end()) continue;
-          tx.all(spectators_event(name + " stopped watching " + label() + " (disconnected)."));
+          tx.all(spectators_changed(SpectatorsChanged::What::kDisconnected, name));
         }
       },
       nullptr);
@@ -298,7 +297,7 @@ bool Table::everyone_moved() const {
 std::vector<int> Table::human_seats_except(int table_seat) const {
   std::vector<int> out;
   for (std::size_t s = 0; s < seats_.size(); ++s) {
-    if (static_cast<int>(s) != table_seat && seats_[s].kind == "user") {
+    if (static_cast<int>(s) != table_seat && seats_[s].kind == SeatKind::kUser) {
       out.push_back(static_cast<int>(s));
     }
   }

@@ -21,46 +21,19 @@
 #include "ai/bot.h"
 #include "core/game.h"
 #include "server/asio.h"
-#include "server/board_page.h"
 #include "server/client.h"
 #include "server/command.h"
 #include "server/game_clock.h"
+#include "server/page_view.h"
+#include "server/seat_owner.h"
 #include "server/table_access.h"
+#include "server/table_event.h"
 #include "server/table_events.h"
+#include "server/table_services.h"
+#include "server/table_types.h"
 #include "store/store.h"
 
 namespace plateau::server {
-
-class Lobby;
-
-// Who sends a command: the account name and the connection to answer.
-struct Caller {
-  std::string user;  // "" when not logged in
-  bool guest = false;
-  std::shared_ptr<Client> client;  // null for the server's own actions
-};
-
-struct SeatOwner {
-  std::string kind;  // "" (free), "user", "cpu", "legacy" (a player of an external game)
-  std::string name;  // account name, or the bot level for "cpu"
-  bool operator==(const SeatOwner&) const = default;
-};
-
-enum class TableStatus { kSetup, kPlaying, kOver, kDeclined };
-const char* status_name(TableStatus status);
-
-// A listing line's worth of a table, readable from any thread.
-struct TableSummary {
-  std::string game;
-  int number = 0;
-  bool board = false;
-  TableStatus status = TableStatus::kSetup;
-  std::vector<SeatOwner> seats;
-  int ply = 0;
-  std::string options;
-  bool invisible = false;
-  TableAccess access;  // who may reach it (table_access.h); never shown as such
-};
 
 class Table : public std::enable_shared_from_this<Table> {
  public:
@@ -69,14 +42,15 @@ class Table : public std::enable_shared_from_this<Table> {
   // A new table of `game` (already validated), numbered `number`, not yet stored: call
   // create() to store it and tell `caller`. `seats` pre-seats a pbmserv board, which starts
   // playing at once; empty for a BSW table in set-up.
-  Table(Lobby& lobby, std::int64_t id, std::shared_ptr<const Game> game, int number,
+  Table(TableServices& services, std::int64_t id, std::shared_ptr<const Game> game, int number,
         std::string creator, std::vector<SeatOwner> seats, ClockSettings clock,
         std::int64_t now_ms);
   // A stored table, with its moves and chat, replayed through the rules, and its last events
   // (for resync). Throws std::runtime_error naming the table if a stored move is no longer
   // legal or its snapshot or an event cannot be read.
-  Table(Lobby& lobby, const store::TableRow& row, const std::vector<store::MoveRow>& moves,
-        const std::vector<store::ChatRow>& chat, const std::vector<store::EventRow>& events = {});
+  Table(TableServices& services, const store::TableRow& row,
+        const std::vector<store::MoveRow>& moves, const std::vector<store::ChatRow>& chat,
+        const std::vector<store::EventRow>& events = {});
 
   std::int64_t id() const { return id_; }
   // Who opened the table (or issued the challenge); fixed at construction, so thread-safe.
@@ -131,26 +105,24 @@ class Table : public std::enable_shared_from_this<Table> {
     bool automatic = false;
     std::int64_t at_ms = 0;
   };
-  enum class RequestKind { kDraw, kUndo };
-  // "draw", "undo": the word in events and in the snapshot.
-  static const char* request_word(RequestKind kind) {
-    return kind == RequestKind::kDraw ? "draw" : "undo";
-  }
   struct Request {  // a pending draw offer or undo request
     RequestKind kind = RequestKind::kDraw;
     int by = 0;              // table seat asking
     std::set<int> accepted;  // table seats that agreed (the asker included)
   };
   struct Delivery {
-    enum class To { kCaller, kAll, kOthers, kUser } to = To::kAll;  // kOthers: all but the caller
+    // kOthers: all but the caller; kReplay: `replay` to the caller (Client::send_replayed).
+    enum class To { kCaller, kAll, kOthers, kUser, kReplay } to = To::kAll;
     std::string user;
-    Event event;
+    Event event;  // a message that is not a table event (ok, error, ...)
     // The event as sent, shared by every recipient (finish() makes it), or an event already
-    // sent once (resync, a repeated move's acknowledgement).
+    // sent once (resync, a repeated move's acknowledgement), or a reply rendered at once.
     std::shared_ptr<const RenderedEvent> shared;
     bool as_reply = true;  // kCaller: the answer to the command (false: a replayed event)
     // A move event: finish() puts in the board page as it stands after the whole action.
     bool page_at_end = false;
+    std::vector<std::shared_ptr<const RenderedEvent>> replay;  // kReplay: events already told
+    std::optional<TableEventBody> typed;  // a table event: finish() numbers and renders it
   };
   // What one action produces: writes to make durable, then events to deliver.
   struct Tx {
@@ -158,20 +130,48 @@ class Table : public std::enable_shared_from_this<Table> {
     store::Batch batch;
     bool table_changed = false;
     std::vector<Delivery> out;
-    void reply(Event e) { out.push_back({Delivery::To::kCaller, {}, std::move(e), {}, true}); }
-    void all(Event e) { out.push_back({Delivery::To::kAll, {}, std::move(e), {}, true}); }
-    // A table event that shows the board page as it stands once the action is done.
-    void all_with_final_page(Event e) {
-      out.push_back({Delivery::To::kAll, {}, std::move(e), {}, true, true});
+    void reply(Event e) { push(Delivery::To::kCaller, {}, std::move(e)); }
+    // The table or its board shown to the caller only, with a line of text.
+    void reply(const TableShown& shown) {
+      resend(std::make_shared<const RenderedEvent>(shown), true);
     }
-    void others(Event e) { out.push_back({Delivery::To::kOthers, {}, std::move(e), {}, true}); }
-    void user(const std::string& name, Event e) {
-      out.push_back({Delivery::To::kUser, name, std::move(e), {}, true});
+    void reply(const BoardShown& shown) {
+      resend(std::make_shared<const RenderedEvent>(shown), true);
     }
+    void reply(const PlyShown& shown) {
+      resend(std::make_shared<const RenderedEvent>(shown), true);
+    }
+    // A message (not a table event) to everyone at the table.
+    void all(Event e) { push(Delivery::To::kAll, {}, std::move(e)); }
+    // A table event: everyone at the table hears it, numbered and stored with the action.
+    void all(TableEventBody e) { push(Delivery::To::kAll, {}, {}).typed = std::move(e); }
+    // A move: its page is the board as it stands once the whole action is done.
+    void all_with_final_page(MovePlayed e) {
+      Delivery& d = push(Delivery::To::kAll, {}, {});
+      d.typed = std::move(e);
+      d.page_at_end = true;
+    }
+    void others(Event e) { push(Delivery::To::kOthers, {}, std::move(e)); }
+    void user(const std::string& name, Event e) { push(Delivery::To::kUser, name, std::move(e)); }
     // Sends an event already told (its seq kept) to the caller again, as the answer to the
     // command (`as_reply`) or as a replayed table event.
     void resend(std::shared_ptr<const RenderedEvent> e, bool as_reply) {
-      out.push_back({Delivery::To::kCaller, {}, {}, std::move(e), as_reply});
+      Delivery& d = push(Delivery::To::kCaller, {}, {});
+      d.shared = std::move(e);
+      d.as_reply = as_reply;
+    }
+    // Replays `events` (already told, in seq order) to the caller, paced by its connection.
+    void replay(std::vector<std::shared_ptr<const RenderedEvent>> events) {
+      Delivery& d = push(Delivery::To::kReplay, {}, {});
+      d.as_reply = false;
+      d.replay = std::move(events);
+    }
+    Delivery& push(Delivery::To to, std::string user, Event e) {
+      Delivery& d = out.emplace_back();
+      d.to = to;
+      d.user = std::move(user);
+      d.event = std::move(e);
+      return d;
     }
     // Filled by finish(): the table row written (empty if unchanged) and whether a move was
     // played, for the commit's bookkeeping and its error message.
@@ -203,6 +203,9 @@ class Table : public std::enable_shared_from_this<Table> {
   // On the strand, once the store has written (error null) or refused the batch of `tx`.
   void committed(Tx& tx, Done done, std::exception_ptr error);
   void deliver(Tx& tx);
+  // Makes `d.shared` (the message as sent) if it is not made yet: a table event without a seq
+  // (a deleted table's) or a plain message.
+  static void share(Delivery& d);
   void after_change();
   // Runs `undo` (the in-memory changes made outside the table along with the failed batch, such
   // as ratings) in reverse, then puts every durable member back to the last committed state
@@ -303,26 +306,29 @@ class Table : public std::enable_shared_from_this<Table> {
   void remove_watcher(const std::shared_ptr<Client>& client);
   // Names of the logged-in watchers who have no seat here, sorted, each once.
   std::vector<std::string> spectators() const;
-  // The clocks by game seat for a display: [{label, user, left_ms, running}]; null without a
-  // clock.
-  nlohmann::json clocks_json() const;
+  // The clocks by game seat for a display; kAbsent without a clock, kNull before it has banks.
+  ClocksView clocks_view() const;
   bool everyone_moved() const;
   std::vector<int> human_seats_except(int table_seat) const;
   std::string label() const;  // "bohnduell 101"
   std::string title() const;  // "BohnDuell Board 101"
   std::string status_line() const;
-  std::string page(const std::string& heading, const State& shown, int shown_ply) const;
-  Event table_event(const std::string& text) const;
-  Event spectators_event(const std::string& text) const;
-  Event move_event(const Played& p, int ply) const;
-  Event board_event(const std::string& heading) const;
+  // The board page headed `heading` ("Summary", "New") of `shown`, the position after ply
+  // `shown_ply` (a copy of it is kept in the page).
+  PagePtr page(const std::string& heading, const State& shown, int shown_ply) const;
+  // The facts of the typed events (table_event.h), as the table stands now (table_view.cpp).
+  TableView table_view() const;
+  SpectatorsChanged spectators_changed(SpectatorsChanged::What what, const std::string& user) const;
+  MovePlayed move_played(const Played& p, int ply) const;
+  // The board with its page headed `heading` ("Summary"), or the table before the game.
+  BoardView board_view(const std::string& heading) const;
   void require_user(const Tx& tx) const;
   void require_playing() const;
   std::string data_json() const;
   void load_data_json(const std::string& text);
   void refresh_summary();
 
-  Lobby& lobby_;
+  TableServices& services_;
   boost::asio::strand<boost::asio::io_context::executor_type> strand_;
   boost::asio::steady_timer timer_;
 

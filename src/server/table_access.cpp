@@ -8,7 +8,6 @@
 #include <stdexcept>
 
 #include "core/text.h"
-#include "server/lobby.h"
 #include "server/table.h"
 
 namespace plateau::server {
@@ -51,7 +50,7 @@ TableAccess Table::access() const {
   a.invisible = table_flags_.count("invisible") > 0;
   a.host = creator_;
   for (const auto& s : seats_) {
-    if (s.kind == "user") a.seated.push_back(s.name);
+    if (s.kind == SeatKind::kUser) a.seated.push_back(s.name);
   }
   a.invited = invited_;
   a.record_key = a.invisible ? record_key_ : std::string();
@@ -81,7 +80,7 @@ void Table::cmd_invite(Tx& tx, const Command& c) {
     throw CommandError("only the players and the host of " + label() + " may invite");
   }
   const std::string& name = c.args.at(0);
-  if (!lobby_.is_account(name) && lobby_.clients_of(name).empty()) {
+  if (!services_.is_account(name) && services_.clients_of(name).empty()) {
     throw CommandError("no user named '" + name.substr(0, 30) + "'");
   }
   TableAccess a = access();

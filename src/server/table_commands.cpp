@@ -2,12 +2,10 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 #include <random>
 
 #include "core/error.h"
 #include "core/registry.h"
-#include "server/lobby.h"
 #include "server/rating_policy.h"
 #include "server/table.h"
 #include "server/table_access.h"
@@ -15,7 +13,6 @@
 
 namespace plateau::server {
 
-using nlohmann::json;
 using table_detail::same_name;
 using table_detail::utc_date;
 using table_detail::utc_time;
@@ -59,7 +56,7 @@ void Table::run_command(Tx& tx, const Command& c) {
   switch (c.verb) {
     case Verb::kTable: {
       const bool added = add_watcher(tx.caller.client, tx.caller.user);
-      tx.reply(table_event("You are at " + label() + ". " + status_line()));
+      tx.reply(TableShown{table_view(), "You are at " + label() + ". " + status_line()});
       if (added) announce_spectator(tx);
       return;
     }
@@ -83,8 +80,9 @@ void Table::run_command(Tx& tx, const Command& c) {
     case Verb::kInfo: {
       std::vector<std::string> parts;
       for (const auto& [k, v] : game_->options().items()) parts.push_back(k + "=" + v);
-      tx.reply(table_event(label() + " (" + status_name(status_) + "): " + join(parts, ", ") +
-                           "; clock " + clock_.to_string() + (rated_ ? "; rated" : "")));
+      tx.reply(TableShown{table_view(), label() + " (" + status_name(status_) +
+                                            "): " + join(parts, ", ") + "; clock " +
+                                            clock_.to_string() + (rated_ ? "; rated" : "")});
       return;
     }
     case Verb::kMove:
@@ -156,8 +154,8 @@ void Table::cmd_join(Tx& tx, const Command& c) {
       throw CommandError("seat " + std::to_string(*seat + 1) + " belongs to " + owner_name(*seat));
     }
     add_watcher(tx.caller.client, tx.caller.user);
-    tx.all(table_event(tx.caller.user + " is back at seat " + std::to_string(mine + 1) + "."));
-    tx.reply(board_event("Summary"));
+    tx.all(SeatChanged{SeatChanged::What::kBack, tx.caller.user, mine + 1, table_view()});
+    tx.reply(BoardShown{board_view("Summary"), ""});
     return;
   }
   if (status_ != TableStatus::kSetup) {
@@ -179,33 +177,33 @@ void Table::cmd_join(Tx& tx, const Command& c) {
     if (mine < 0 && !same_name(tx.caller.user, creator_)) {
       throw CommandError("sit down first (/join) to seat a computer player");
     }
-    if (!seats_[*seat].kind.empty()) {
+    if (!seats_[*seat].free()) {
       throw CommandError("seat " + std::to_string(*seat + 1) + " is taken by " + owner_name(*seat));
     }
-    seats_[*seat] = {"cpu", level};
+    seats_[*seat] = {SeatKind::kCpu, level};
     bots_[*seat].reset();
     tx.table_changed = true;
     add_watcher(tx.caller.client, tx.caller.user);
-    tx.all(table_event("cpu:" + level + " takes seat " + std::to_string(*seat + 1) + "."));
+    tx.all(SeatChanged{SeatChanged::What::kTaken, "cpu:" + level, *seat + 1, table_view()});
     return;
   }
   if (mine >= 0) throw CommandError("you already sit in seat " + std::to_string(mine + 1));
   if (!seat) {
     for (std::size_t s = 0; s < seats_.size(); ++s) {
-      if (seats_[s].kind.empty()) {
+      if (seats_[s].free()) {
         seat = static_cast<int>(s);
         break;
       }
     }
     if (!seat) throw CommandError("the table is full");
-  } else if (!seats_[*seat].kind.empty()) {
+  } else if (!seats_[*seat].free()) {
     throw CommandError("seat " + std::to_string(*seat + 1) + " is taken by " + owner_name(*seat));
   }
-  seats_[*seat] = {"user", tx.caller.user};
+  seats_[*seat] = {SeatKind::kUser, tx.caller.user};
   tx.table_changed = true;
   add_watcher(tx.caller.client, tx.caller.user);
   spdlog::info("table {}: {} takes seat {}", label(), tx.caller.user, *seat + 1);
-  tx.all(table_event(tx.caller.user + " takes seat " + std::to_string(*seat + 1) + "."));
+  tx.all(SeatChanged{SeatChanged::What::kTaken, tx.caller.user, *seat + 1, table_view()});
 }
 
 void Table::cmd_leave(Tx& tx) {
@@ -214,13 +212,12 @@ void Table::cmd_leave(Tx& tx) {
   if (status_ == TableStatus::kSetup && mine >= 0) {
     seats_[mine] = {};
     tx.table_changed = true;
-    tx.all(table_event(tx.caller.user + " leaves seat " + std::to_string(mine + 1) + "."));
+    tx.all(SeatChanged{SeatChanged::What::kLeft, tx.caller.user, mine + 1, table_view()});
     remove_watcher(tx.caller.client);
     return;
   }
   if (status_ == TableStatus::kPlaying && mine >= 0) {
-    tx.all(table_event(tx.caller.user + " has left; seat " + std::to_string(mine + 1) +
-                       " stays reserved (/join " + std::to_string(mine + 1) + " to return)."));
+    tx.all(SeatChanged{SeatChanged::What::kAway, tx.caller.user, mine + 1, table_view()});
     remove_watcher(tx.caller.client);
     return;
   }
@@ -229,7 +226,7 @@ void Table::cmd_leave(Tx& tx) {
   remove_watcher(tx.caller.client);
   tx.reply(ok_event("You left " + label() + "."));
   if (was_spectator) {
-    tx.all(spectators_event(tx.caller.user + " stopped watching " + label() + "."));
+    tx.all(spectators_changed(SpectatorsChanged::What::kLeft, tx.caller.user));
   }
 }
 
@@ -292,7 +289,7 @@ void Table::cmd_option(Tx& tx, const Command& c) {
   }
   const std::size_t n = static_cast<std::size_t>(game->num_seats());
   for (std::size_t s = n; s < seats_.size(); ++s) {
-    if (!seats_[s].kind.empty()) {
+    if (!seats_[s].free()) {
       throw CommandError("seat " + std::to_string(s + 1) + " is taken; free it before setting " +
                          std::to_string(n) + " seats");
     }
@@ -304,7 +301,7 @@ void Table::cmd_option(Tx& tx, const Command& c) {
   if (table_flags_.count("invisible") && record_key_.empty()) record_key_ = new_record_key();
   clock_ = clock;
   tx.table_changed = true;
-  tx.all(table_event(tx.caller.user + " sets " + join(done, ", ") + "."));
+  tx.all(OptionsSet{tx.caller.user, done, table_view()});
 }
 
 void Table::cmd_start(Tx& tx, bool rated) {
@@ -318,7 +315,7 @@ void Table::cmd_start(Tx& tx, bool rated) {
     throw CommandError("only the table chief (" + creator_ + ") may start");
   }
   for (std::size_t s = 0; s < seats_.size(); ++s) {
-    if (seats_[s].kind.empty()) {
+    if (seats_[s].free()) {
       throw CommandError("seat " + std::to_string(s + 1) + " is free: /join or /join cpu:LEVEL " +
                          std::to_string(s + 1));
     }
@@ -338,7 +335,7 @@ void Table::cmd_start(Tx& tx, bool rated) {
   }
   bool guests = false;
   for (const auto& s : seats_) {
-    if (s.kind == "user" && !lobby_.is_account(s.name)) guests = true;
+    if (s.kind == SeatKind::kUser && !services_.is_account(s.name)) guests = true;
   }
   rated_ = rated && !guests && options_are_rated(*game_);
   initial_ = game_->initial_state();
@@ -353,32 +350,24 @@ void Table::cmd_start(Tx& tx, bool rated) {
   queued_.clear();
   queued_resign_.clear();
   status_ = TableStatus::kPlaying;
-  started_ms_ = turn_started_ms_ = Lobby::now_ms();
+  started_ms_ = turn_started_ms_ = TableServices::now_ms();
   bank_ms_.assign(static_cast<std::size_t>(n), clock_.base_ms);
   tx.table_changed = true;
   spdlog::info("table {}: game starts ({}, {})", label(), join(players_by_game_seat(), " vs "),
                rated_ ? "rated" : "unrated");
-  Event e = board_event("Summary");
-  e.type = "start";
-  e.data["players"] = players_by_game_seat();
-  e.data["rated"] = rated_;
-  e.data["text"] = "Game " + label() + " starts: " + join(players_by_game_seat(), " vs ") +
-                   (rated_ ? " (rated)." : " (unrated).");
-  tx.all(e);
+  tx.all(GameStarted{board_view("Summary"), players_by_game_seat(), rated_});
 }
 
 void Table::cmd_watch(Tx& tx) {
   const bool added = add_watcher(tx.caller.client, tx.caller.user);
-  Event e = board_event("Summary");
-  e.data["text"] = "You are watching " + label() + ".";
-  tx.reply(e);
+  tx.reply(BoardShown{board_view("Summary"), "You are watching " + label() + "."});
   if (added) announce_spectator(tx);
 }
 
 void Table::announce_spectator(Tx& tx) {
   // Players following their own table, and connections not logged in, are not news.
   if (tx.caller.user.empty() || table_seat_of(tx.caller.user) >= 0) return;
-  tx.all(spectators_event(tx.caller.user + " is watching " + label() + "."));
+  tx.all(spectators_changed(SpectatorsChanged::What::kCame, tx.caller.user));
 }
 
 void Table::cmd_say(Tx& tx, const std::string& text) {
@@ -386,16 +375,11 @@ void Table::cmd_say(Tx& tx, const std::string& text) {
   if (text.size() > kChatMaxBytes) {
     throw CommandError("chat line too long (at most " + std::to_string(kChatMaxBytes) + " bytes)");
   }
-  store::ChatRow row{id_, Lobby::now_ms(), tx.caller.user, text};
+  store::ChatRow row{id_, TableServices::now_ms(), tx.caller.user, text};
   tx.batch.add_chat(row);
   chat_.push_back(row);
   if (chat_.size() > kChatKept) chat_.erase(chat_.begin());
-  json data = {{"game", game_name_},
-               {"board", number_},
-               {"user", tx.caller.user},
-               {"message", text},
-               {"text", "[" + label() + "] " + tx.caller.user + ": " + text}};
-  tx.all(Event{"chat", std::move(data), {}});
+  tx.all(ChatSaid{game_name_, number_, tx.caller.user, text});
   relay_chat(tx, text);  // an external table's other side (table_external.cpp)
 }
 
@@ -420,7 +404,7 @@ void Table::cmd_reset(Tx& tx) {
   returns_.clear();
   rating_lines_.clear();
   tx.table_changed = true;
-  tx.all(table_event(tx.caller.user + " resets " + label() + "."));
+  tx.all(TableReset{tx.caller.user, table_view()});
 }
 
 }  // namespace plateau::server

@@ -67,7 +67,8 @@ std::size_t TableDirectory::size() const {
 
 nlohmann::json listing_json(const TableSummary& s) {
   nlohmann::json seats = nlohmann::json::array();
-  for (const auto& o : s.seats) seats.push_back({{"kind", o.kind}, {"name", o.name}});
+  for (const auto& o : s.seats)
+    seats.push_back({{"kind", seat_kind_word(o.kind)}, {"name", o.name}});
   return {{"game", s.game},
           {"board", s.number},
           {"status", status_name(s.status)},
@@ -80,7 +81,7 @@ nlohmann::json listing_json(const TableSummary& s) {
 std::string listing_line(const TableSummary& s) {
   std::vector<std::string> seats;
   for (const auto& o : s.seats) {
-    seats.push_back(o.kind.empty() ? "-" : (o.kind == "cpu" ? "cpu:" + o.name : o.name));
+    seats.push_back(o.free() ? "-" : (o.kind == SeatKind::kCpu ? "cpu:" + o.name : o.name));
   }
   return s.game + " " + std::to_string(s.number) + " " + status_name(s.status) + " ply " +
          std::to_string(s.ply) + ": " + join(seats, ", ") +

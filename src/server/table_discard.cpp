@@ -4,7 +4,6 @@
 #include <spdlog/spdlog.h>
 
 #include "core/text.h"
-#include "server/lobby.h"
 #include "server/table.h"
 
 namespace plateau::server {
@@ -16,7 +15,7 @@ void Table::discard_if_unused(const std::string& owner, std::function<void(bool)
       [this, owner, discarded](Tx& tx) {
         if (discarded_ || status_ != TableStatus::kSetup) return;
         for (const auto& s : seats_) {
-          if (s.kind == "user" && to_lower(s.name) != to_lower(owner)) return;
+          if (s.kind == SeatKind::kUser && to_lower(s.name) != to_lower(owner)) return;
         }
         discarded_ = true;
         stopped_ = true;  // no clock, no CPU player: nothing may write it back to the store

@@ -3,9 +3,12 @@
 // gaps (Event::seq), stored with the change that caused them (store table_events) and kept in
 // memory, up to a bound, so that a client can `resync BOARD SEQ` (docs/PROTOCOL.md).
 //
-// The codec writes an event as the JSON stored in table_events.body; it belongs to the table,
-// not to a renderer: the stored form is the event itself (kind, data, page), and the renderers
-// turn a decoded event into exactly the bytes the live one had.
+// The codec writes an event as the JSON stored in table_events.body: the message the typed
+// event (table_event.h) was rendered into (type, data, page: `{"v":1,"type","data","page"}`),
+// the form every Plateau since seq numbers has stored, so rows written before typed events and
+// after read the same; render_text / render_json turn a decoded row into exactly the bytes the
+// live event had. (Storing the typed event instead would let a replay re-render pages, but needs
+// the position of every ply: left for a later format version.)
 #include <cstddef>
 #include <cstdint>
 #include <deque>

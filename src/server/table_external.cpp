@@ -4,7 +4,6 @@
 #include <spdlog/spdlog.h>
 
 #include "core/error.h"
-#include "server/lobby.h"
 #include "server/table.h"
 
 namespace plateau::server {
@@ -77,7 +76,7 @@ void Table::relay_chat(Tx& tx, const std::string& text) {
 
 void Table::end_unfinished(Tx& tx, const std::string& reason) {
   status_ = TableStatus::kOver;
-  ended_ms_ = Lobby::now_ms();
+  ended_ms_ = TableServices::now_ms();
   reason_ = reason;
   result_ = "*";
   returns_.clear();
@@ -85,13 +84,7 @@ void Table::end_unfinished(Tx& tx, const std::string& reason) {
   rating_lines_.clear();
   tx.table_changed = true;
   spdlog::info("table {}: ended without a result ({})", label(), reason_);
-  Event e = board_event("Summary");
-  e.type = "gameover";
-  e.data["result"] = "";
-  e.data["reason"] = reason_;
-  e.data["ratings"] = rating_lines_;
-  e.data["text"] = label() + ": " + status_line();
-  tx.all(e);
+  tx.all(GameEnded{board_view("Summary"), false, "", reason_, {}, rating_lines_});
   clear_queued(tx, "the game is over");
 }
 

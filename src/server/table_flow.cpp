@@ -2,16 +2,13 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 
 #include "core/error.h"
-#include "server/lobby.h"
 #include "server/table.h"
 #include "server/table_util.h"
 
 namespace plateau::server {
 
-using nlohmann::json;
 using table_detail::same_name;
 using table_detail::utc_date;
 using table_detail::utc_time;
@@ -43,7 +40,7 @@ std::string format_result(const std::vector<double>& returns) {
 // Game flow
 
 void Table::play(Tx& tx, const Move& move, int seat, bool automatic) {
-  const std::int64_t now = Lobby::now_ms();
+  const std::int64_t now = TableServices::now_ms();
   std::string text = state_->move_to_string(move);
   if (clock_.enabled() && seat < static_cast<int>(bank_ms_.size())) {
     bank_ms_[seat] = bank_after_move(clock_, bank_ms_[seat], now - turn_started_ms_);
@@ -57,7 +54,7 @@ void Table::play(Tx& tx, const Move& move, int seat, bool automatic) {
   turn_started_ms_ = now;
   tx.table_changed = true;
   // The board page as it stands once the whole action is done (queued and CPU replies).
-  tx.all_with_final_page(move_event(p, ply));
+  tx.all_with_final_page(move_played(p, ply));
 }
 
 void Table::after_move(Tx& tx) {
@@ -68,7 +65,7 @@ void Table::after_move(Tx& tx) {
     }
     const int ts = seat_to_move();
     const SeatOwner& owner = seats_[static_cast<std::size_t>(ts)];
-    if (owner.kind != "user") return;
+    if (owner.kind != SeatKind::kUser) return;
     const std::string key = to_lower(owner.name);
     if (queued_resign_.erase(key)) {
       resign_seat(tx, ts, "Resign");
@@ -97,7 +94,7 @@ void Table::end_without_result(Tx& tx, int table_seat, const std::string& why) {
   status_ = TableStatus::kDeclined;
   reason_ = why == "resign" ? "declined" : why;
   declined_by_ = owner_name(table_seat);
-  ended_ms_ = Lobby::now_ms();
+  ended_ms_ = TableServices::now_ms();
   request_.reset();
   rating_lines_.clear();
   if (game_->num_seats() == 2) {
@@ -107,19 +104,13 @@ void Table::end_without_result(Tx& tx, int table_seat, const std::string& why) {
   }
   tx.table_changed = true;
   spdlog::info("table {}: no result ({} by {})", label(), reason_, declined_by_);
-  Event e = board_event("Summary");
-  e.type = "gameover";
-  e.data["result"] = "";
-  e.data["reason"] = reason_;
-  e.data["ratings"] = rating_lines_;
-  e.data["text"] = label() + ": " + status_line();
-  tx.all(e);
+  tx.all(GameEnded{board_view("Summary"), false, "", reason_, {}, rating_lines_});
   clear_queued(tx, "the game is over");
 }
 
 void Table::end_game(Tx& tx, std::vector<double> returns, const std::string& reason) {
   status_ = TableStatus::kOver;
-  ended_ms_ = Lobby::now_ms();
+  ended_ms_ = TableServices::now_ms();
   reason_ = reason;
   returns_ = std::move(returns);
   result_ = format_result(returns_);
@@ -129,24 +120,19 @@ void Table::end_game(Tx& tx, std::vector<double> returns, const std::string& rea
   if (game_->num_seats() == 2) {
     bool rateable = rated_;
     for (std::size_t t = 0; t < seats_.size(); ++t) {
-      if (seats_[t].kind == "user" && !lobby_.is_account(seats_[t].name)) rateable = false;
+      if (seats_[t].kind == SeatKind::kUser && !services_.is_account(seats_[t].name))
+        rateable = false;
     }
     if (rateable) {
-      rating_lines_ = lobby_.rate_game(game_name_, players[0], players[1], returns_[0], tx.batch);
+      rating_lines_ =
+          services_.rate_game(game_name_, players[0], players[1], returns_[0], tx.batch);
     } else {
       rating_lines_.push_back("This game was not rated.");
     }
   }
   tx.table_changed = true;
   spdlog::info("table {}: game over, {} ({})", label(), result_, reason);
-  Event e = board_event("Summary");
-  e.type = "gameover";
-  e.data["result"] = result_;
-  e.data["reason"] = reason;
-  e.data["returns"] = returns_;
-  e.data["ratings"] = rating_lines_;
-  e.data["text"] = label() + ": " + status_line() + " (" + result_ + ", " + reason + ")";
-  tx.all(e);
+  tx.all(GameEnded{board_view("Summary"), true, result_, reason, returns_, rating_lines_});
   clear_queued(tx, "the game is over");
 }
 
@@ -155,7 +141,7 @@ void Table::undo_last(Tx& tx) {
   moves_.pop_back();
   tx.batch.delete_moves_from(id_, static_cast<int>(moves_.size()) + 1);
   rebuild_state();
-  turn_started_ms_ = Lobby::now_ms();
+  turn_started_ms_ = TableServices::now_ms();
   tx.table_changed = true;
   spdlog::info("table {}: move {} taken back", label(), moves_.size() + 1);
 }
@@ -169,7 +155,7 @@ void Table::on_cpu_move(Tx& tx, int ply, const Move& move) {
   thinking_ = false;
   if (status_ != TableStatus::kPlaying || static_cast<int>(moves_.size()) != ply) return;
   const int ts = seat_to_move();
-  if (ts < 0 || seats_[static_cast<std::size_t>(ts)].kind != "cpu") return;
+  if (ts < 0 || seats_[static_cast<std::size_t>(ts)].kind != SeatKind::kCpu) return;
   play(tx, move, state_->current_seat(), true);
   after_move(tx);
 }
@@ -179,7 +165,7 @@ void Table::on_clock(Tx& tx) {
   const int g = state_->current_seat();
   if (g == kTerminalSeat) return;
   const std::int64_t deadline = turn_started_ms_ + turn_allowance_ms(clock_, bank_ms_[g]);
-  if (Lobby::now_ms() < deadline) return;
+  if (TableServices::now_ms() < deadline) return;
   bank_ms_[g] = 0;
   spdlog::info("table {}: {} lost on time", label(), owner_name(seat_to_move()));
   resign_seat(tx, seat_to_move(), "Forfeit");
@@ -192,7 +178,7 @@ void Table::arm_clock() {
   }
   const int g = state_->current_seat();
   const std::int64_t deadline = turn_started_ms_ + turn_allowance_ms(clock_, bank_ms_[g]);
-  const std::int64_t delay = std::max<std::int64_t>(0, deadline - Lobby::now_ms());
+  const std::int64_t delay = std::max<std::int64_t>(0, deadline - TableServices::now_ms());
   timer_.expires_after(std::chrono::milliseconds(delay + 1));
   const int ply = static_cast<int>(moves_.size());
   timer_.async_wait([self = shared_from_this(), ply](boost::system::error_code ec) {
@@ -210,7 +196,7 @@ void Table::maybe_think() {
   // An external table's CPU seats are played by its external game (table_external.cpp).
   if (thinking_ || status_ != TableStatus::kPlaying || !external_.empty()) return;
   const int ts = seat_to_move();
-  if (ts < 0 || seats_[static_cast<std::size_t>(ts)].kind != "cpu") return;
+  if (ts < 0 || seats_[static_cast<std::size_t>(ts)].kind != SeatKind::kCpu) return;
   const int ply = static_cast<int>(moves_.size());
   auto& bot = bots_[static_cast<std::size_t>(ts)];
   if (!bot) {
@@ -240,7 +226,7 @@ void Table::maybe_think() {
   }
   thinking_ = true;
   std::shared_ptr<State> position = state_->clone();
-  boost::asio::post(lobby_.workers(), [self = shared_from_this(), bot, position, ply] {
+  boost::asio::post(services_.workers(), [self = shared_from_this(), bot, position, ply] {
     auto move = std::make_shared<Move>();
     std::string error;
     try {
@@ -262,11 +248,11 @@ void Table::cpu_failed(Tx& tx, int ply, const std::string& why) {
   thinking_ = false;
   if (status_ != TableStatus::kPlaying || static_cast<int>(moves_.size()) != ply) return;
   const int ts = seat_to_move();
-  if (ts < 0 || seats_[static_cast<std::size_t>(ts)].kind != "cpu") return;
+  if (ts < 0 || seats_[static_cast<std::size_t>(ts)].kind != SeatKind::kCpu) return;
   // A computer player that cannot play this game (e.g. a level the game does not support)
   // must not stall the table: it forfeits.
   spdlog::error("table {}: {} cannot move: {}", label(), owner_name(ts), why);
-  tx.all(error_event(owner_name(ts) + " cannot play here (" + why + ") and forfeits"));
+  tx.all(CpuForfeit{owner_name(ts), why});
   resign_seat(tx, ts, "Forfeit", "cpu failure");
 }
 

@@ -5,7 +5,6 @@
 #include <nlohmann/json.hpp>
 
 #include "core/error.h"
-#include "server/lobby.h"
 #include "server/table.h"
 #include "server/table_util.h"
 
@@ -32,7 +31,7 @@ void Table::cmd_move(Tx& tx, const Command& c) {
                        " does not match: the next move is #" + std::to_string(next_ply));
   }
   if (clock_.enabled() &&
-      Lobby::now_ms() >
+      TableServices::now_ms() >
           turn_started_ms_ + turn_allowance_ms(clock_, bank_ms_[state_->current_seat()])) {
     on_clock(tx);
     tx.reply(error_event("your time has run out"));
@@ -105,14 +104,7 @@ void Table::cmd_request(Tx& tx, RequestKind kind) {
   }
   request_ = Request{kind, mine, {mine}};
   tx.table_changed = true;
-  Event e{"request",
-          {{"game", game_name_},
-           {"board", number_},
-           {"kind", request_word(kind)},
-           {"by", tx.caller.user},
-           {"text", label() + ": " + status_line()}},
-          {}};
-  tx.all(e);
+  tx.all(RequestMade{game_name_, number_, kind, tx.caller.user, status_line()});
 }
 
 void Table::cmd_answer(Tx& tx, bool accept) {
@@ -126,28 +118,13 @@ void Table::cmd_answer(Tx& tx, bool accept) {
   tx.table_changed = true;
   if (!accept) {
     request_.reset();
-    tx.all(Event{"request",
-                 {{"game", game_name_},
-                  {"board", number_},
-                  {"kind", request_word(kind)},
-                  {"answer", "reject"},
-                  {"by", tx.caller.user},
-                  {"text", label() + ": " + tx.caller.user + " rejects the " +
-                               (kind == RequestKind::kDraw ? "draw offer." : "undo request.")}},
-                 {}});
+    tx.all(RequestAnswered{game_name_, number_, kind, false, tx.caller.user, ""});
     return;
   }
   request_->accepted.insert(mine);
   for (int s : human_seats_except(request_->by)) {
     if (!request_->accepted.count(s)) {
-      tx.all(Event{"request",
-                   {{"game", game_name_},
-                    {"board", number_},
-                    {"kind", request_word(kind)},
-                    {"answer", "accept"},
-                    {"by", tx.caller.user},
-                    {"text", label() + ": " + tx.caller.user + " accepts; " + status_line()}},
-                   {}});
+      tx.all(RequestAnswered{game_name_, number_, kind, true, tx.caller.user, status_line()});
       return;
     }
   }
@@ -158,15 +135,13 @@ void Table::cmd_answer(Tx& tx, bool accept) {
     return;
   }
   undo_last(tx);
-  Event e = board_event("Summary");
-  e.data["text"] = label() + ": the last move was taken back.";
-  tx.all(e);
+  tx.all(MoveUndone{board_view("Summary")});
   clear_queued(tx, "the last move was taken back");
 }
 
 void Table::cmd_show(Tx& tx, const Command& c) {
   if (!state_) {
-    tx.reply(table_event(label() + ": " + status_line()));
+    tx.reply(TableShown{table_view(), label() + ": " + status_line()});
     return;
   }
   if (c.ply_check) {
@@ -177,15 +152,10 @@ void Table::cmd_show(Tx& tx, const Command& c) {
     }
     auto shown = initial_->clone();
     for (int i = 0; i < n; ++i) shown->apply(moves_[static_cast<std::size_t>(i)].move);
-    json data = {{"game", game_name_},
-                 {"board", number_},
-                 {"ply", n},
-                 {"position", shown->serialize()},
-                 {"text", ""}};
-    tx.reply(Event{"board", std::move(data), page("Summary", *shown, n)});
+    tx.reply(PlyShown{game_name_, number_, n, shown->serialize(), page("Summary", *shown, n)});
     return;
   }
-  tx.reply(board_event("Summary"));
+  tx.reply(BoardShown{board_view("Summary"), ""});
 }
 
 void Table::cmd_steps(Tx& tx, const Command& c) {

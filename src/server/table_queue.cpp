@@ -6,7 +6,6 @@
 
 #include "core/error.h"
 #include "core/text.h"
-#include "server/lobby.h"
 #include "server/table.h"
 
 namespace plateau::server {

@@ -43,7 +43,7 @@ int open_boards_started_by_others(const TableIndex& tables, const std::string& u
     const TableSummary s = t->summary();
     if (!is_open(s.status)) continue;
     for (const auto& seat : s.seats) {
-      if (seat.kind == "user" && same_user(seat.name, user)) {
+      if (seat.kind == SeatKind::kUser && same_user(seat.name, user)) {
         ++n;
         break;
       }

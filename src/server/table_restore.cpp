@@ -2,7 +2,6 @@
 // the time the server was down (issue 12, item 9).
 #include <spdlog/spdlog.h>
 
-#include "server/lobby.h"
 #include "server/table.h"
 
 namespace plateau::server {
@@ -20,7 +19,7 @@ void Table::resume(std::int64_t downtime_ms) {
         // the downtime: moving its start forward by the downtime gives the player back exactly
         // that time. It never moves past now (a turn that began during the downtime, which
         // cannot happen, would get back only what it used).
-        const std::int64_t now = Lobby::now_ms();
+        const std::int64_t now = TableServices::now_ms();
         const std::int64_t credit = std::min(downtime_ms, now - turn_started_ms_);
         if (credit <= 0) return;
         turn_started_ms_ += credit;
@@ -34,12 +33,7 @@ void Table::resume(std::int64_t downtime_ms) {
         tx.batch.add_chat(row);
         chat_.push_back(row);
         if (chat_.size() > kChatKept) chat_.erase(chat_.begin());
-        nlohmann::json data = {{"game", game_name_},
-                               {"board", number_},
-                               {"user", "server"},
-                               {"message", text},
-                               {"text", "[" + label() + "] server: " + text}};
-        tx.all(Event{"chat", std::move(data), {}});
+        tx.all(ChatSaid{game_name_, number_, "server", text});
       },
       nullptr);
 }

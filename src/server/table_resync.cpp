@@ -1,7 +1,6 @@
 // Reconnection (issue 13, items 5 and 7): `resync BOARD SEQ` replays the table events after SEQ,
 // and a move re-sent with its #n by the player who made that ply is acknowledged again.
 #include "core/error.h"
-#include "server/lobby.h"
 #include "server/table.h"
 
 namespace plateau::server {
@@ -21,18 +20,18 @@ void Table::cmd_resync(Tx& tx, const Command& c) {
   }
   // On the strand, and no batch is in flight while an action runs: every committed event is in
   // the log, and the next one reaches this connection live (it watches from now on).
-  for (auto& e : *events) tx.resend(e, false);
+  const std::size_t count = events->size();
+  tx.replay(std::move(*events));
   const bool added = add_watcher(tx.caller.client, tx.caller.user);
-  tx.reply(Event{
-      "resync",
-      {{"game", game_name_},
-       {"board", number_},
-       {"from", from},
-       {"seq", seq_},
-       {"count", events->size()},
-       {"text", "Resynced " + label() + ": " + std::to_string(events->size()) + " events after " +
-                    std::to_string(from) + "; now at " + std::to_string(seq_) + "."}},
-      {}});
+  tx.reply(Event{"resync",
+                 {{"game", game_name_},
+                  {"board", number_},
+                  {"from", from},
+                  {"seq", seq_},
+                  {"count", count},
+                  {"text", "Resynced " + label() + ": " + std::to_string(count) + " events after " +
+                               std::to_string(from) + "; now at " + std::to_string(seq_) + "."}},
+                 {}});
   if (added) announce_spectator(tx);
 }
 

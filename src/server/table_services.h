@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "server/asio.h"
+#include "server/limits.h"
 #include "store/store.h"
 
 namespace plateau::server {
@@ -28,6 +29,8 @@ class TableServices {
         .count();
   }
   virtual boost::asio::io_context& io() = 0;
+  // The limits of `plateau serve` (limits.h); a table reads events_kept. Fixed at start-up.
+  virtual const LobbyLimits& limits() const = 0;
   virtual store::Store& store() = 0;
   // The CPU players' pool.
   virtual boost::asio::thread_pool& workers() = 0;

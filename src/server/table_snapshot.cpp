@@ -76,7 +76,8 @@ std::string Table::data_json() const {
   j["status"] = status_name(status_);
   j["rated"] = rated_;
   json seats = json::array();
-  for (const auto& s : seats_) seats.push_back({{"kind", s.kind}, {"name", s.name}});
+  for (const auto& s : seats_)
+    seats.push_back({{"kind", seat_kind_word(s.kind)}, {"name", s.name}});
   j["seats"] = seats;
   j["order"] = order_;
   j["initial"] = (initial_ && !initial_->equals(*game_->initial_state())) ? initial_->serialize()
@@ -124,7 +125,8 @@ void Table::load_data_json(const std::string& text) {
   game_ = make_game(game_name_, j.value("options", std::string()));
   status_ = parse_status(j.value("status", std::string("setup")));
   rated_ = j.value("rated", false);
-  for (const auto& s : j.at("seats")) seats_.push_back({s.at("kind"), s.at("name")});
+  for (const auto& s : j.at("seats"))
+    seats_.push_back({parse_seat_kind(s.at("kind").get<std::string>()), s.at("name")});
   seq_ = j.value("seq", std::int64_t{0});
   order_ = j.value("order", std::vector<int>());
   if (status_ != TableStatus::kSetup) {

@@ -13,7 +13,6 @@
 
 #include "core/error.h"
 #include "server/fault_hook.h"
-#include "server/lobby.h"
 #include "server/table.h"
 
 namespace plateau::server {
@@ -129,36 +128,44 @@ void Table::finish(Tx tx, Done done) {
     // Move events show the page as it stands after the whole action (queued and automatic
     // replies included); a game-over event right after a move needs no second copy of it.
     bool moved = false;
-    std::string current;
+    PagePtr current;
     for (auto& d : tx.out) {
-      if (d.page_at_end) {
-        if (current.empty()) current = page("Summary", *state_, static_cast<int>(moves_.size()));
-        d.event.page = current;
-        moved = true;
-      } else if (moved && d.event.type == "gameover") {
-        d.event.page.clear();
+      if (!d.typed) continue;
+      if (auto* m = std::get_if<MovePlayed>(&*d.typed)) {
+        tx.moved = true;
+        if (d.page_at_end) {
+          if (!current) current = page("Summary", *state_, static_cast<int>(moves_.size()));
+          m->page = current;
+          moved = true;
+        }
+      } else if (auto* g = std::get_if<GameEnded>(&*d.typed); g && moved) {
+        g->view.page.reset();
       }
-      if (d.event.type == "move") tx.moved = true;
     }
     // What everyone at the table hears is a table event: numbered, and stored with the change
-    // (the snapshot counts it: seq_). A deleted table numbers nothing more.
+    // (the snapshot counts it: seq_). A deleted table numbers nothing more. Each event is
+    // rendered once (RenderedEvent) and its message is both what is stored and what is sent.
     std::vector<store::EventRow> event_rows;
-    if (!discarded_) {
-      for (auto& d : tx.out) {
-        if (d.to != Delivery::To::kAll) continue;
+    for (auto& d : tx.out) {
+      if (d.to != Delivery::To::kAll || discarded_) continue;
+      if (d.typed) {
+        d.shared = std::make_shared<const RenderedEvent>(TableEvent{++seq_, std::move(*d.typed)});
+        d.typed.reset();
+      } else {
         d.event.seq = ++seq_;
-        event_rows.push_back(encode_table_event(id_, d.event));
-        tx.table_changed = true;
+        d.shared = std::make_shared<const RenderedEvent>(std::move(d.event));
       }
+      event_rows.push_back(encode_table_event(id_, d.shared->event()));
+      tx.table_changed = true;
     }
     if (tx.table_changed) {
       tx.data = data_json();
       tx.batch.put_table({id_, game_name_, number_, tx.data, created_ms_});
     }
     for (const auto& row : event_rows) tx.batch.add_event(row);
-    // Each event is rendered once per transport family, for every recipient (RenderedEvent).
     for (auto& d : tx.out) {
-      if (!d.shared) d.shared = std::make_shared<const RenderedEvent>(std::move(d.event));
+      if (d.to == Delivery::To::kReplay) continue;
+      share(d);
       if (d.shared->event().seq > 0 && d.to == Delivery::To::kAll) tx.logged.push_back(d.shared);
     }
     if (fault_hooked()) table_fault_point("finish", label());
@@ -185,8 +192,8 @@ void Table::finish(Tx tx, Done done) {
   busy_ = true;
   store::Batch batch = std::move(tx.batch);
   auto pending = std::make_shared<Tx>(std::move(tx));
-  lobby_.store().submit(std::move(batch), [self = shared_from_this(), pending,
-                                           done = std::move(done)](std::exception_ptr error) {
+  services_.store().submit(std::move(batch), [self = shared_from_this(), pending,
+                                              done = std::move(done)](std::exception_ptr error) {
     boost::asio::post(self->strand_,
                       [self, pending, done, error] { self->committed(*pending, done, error); });
   });
@@ -205,7 +212,7 @@ void Table::committed(Tx& tx, Done done, std::exception_ptr error) {
                    : "the command could not be saved (" + why + "); nothing changed";
     spdlog::error("table {}: store write failed: {}; back to the last saved state", label(), why);
     roll_back(tx.undo);
-    retry_after_ms_ = Lobby::now_ms() + kStoreRetryMs;
+    retry_after_ms_ = TableServices::now_ms() + kStoreRetryMs;
     Tx failed = failure(tx.caller, message);
     deliver(failed);
   } else {
@@ -238,7 +245,7 @@ void Table::deliver(Tx& tx) {
     }
   };
   for (auto& d : tx.out) {
-    if (!d.shared) d.shared = std::make_shared<const RenderedEvent>(std::move(d.event));
+    if (d.to != Delivery::To::kReplay) share(d);
   }
   try {
     std::vector<std::shared_ptr<Client>> all;
@@ -254,8 +261,8 @@ void Table::deliver(Tx& tx) {
                       watchers_.end());
       for (const auto& w : watchers_) add(w.client.lock());
       for (const auto& s : seats_) {
-        if (s.kind == "user") {
-          for (const auto& c : lobby_.clients_of(s.name)) add(c);
+        if (s.kind == SeatKind::kUser) {
+          for (const auto& c : services_.clients_of(s.name)) add(c);
         }
       }
       return all;
@@ -279,8 +286,11 @@ void Table::deliver(Tx& tx) {
             if (c != me) send(c, d.shared, false);
           }
           break;
+        case Delivery::To::kReplay:
+          if (me) me->send_replayed(std::move(d.replay));
+          break;
         case Delivery::To::kUser:
-          for (const auto& c : lobby_.clients_of(d.user)) {
+          for (const auto& c : services_.clients_of(d.user)) {
             send(c, d.shared, c == me);
             if (c == me) told_caller = true;
           }
@@ -293,11 +303,21 @@ void Table::deliver(Tx& tx) {
   }
 }
 
+void Table::share(Delivery& d) {
+  if (d.shared) return;
+  if (d.typed) {
+    d.shared = std::make_shared<const RenderedEvent>(TableEvent{0, std::move(*d.typed)});
+    d.typed.reset();
+  } else {
+    d.shared = std::make_shared<const RenderedEvent>(std::move(d.event));
+  }
+}
+
 void Table::after_change() {
   try {
     refresh_summary();
     if (stopped_ || lost_) return;
-    const std::int64_t wait = retry_after_ms_ - Lobby::now_ms();
+    const std::int64_t wait = retry_after_ms_ - TableServices::now_ms();
     if (wait > 0) {
       // The store failed a moment ago: clocks and CPU players try again a little later.
       retry_timer_.expires_after(std::chrono::milliseconds(wait));
@@ -333,7 +353,7 @@ void Table::roll_back(std::vector<std::function<void()>>& undo) {
   if (!committed_.stored) {
     // Its first write never reached the disk: the table never existed durably.
     lost_ = true;
-    lobby_.forget_table(game_name_, number_, this);
+    services_.forget_table(game_name_, number_, this);
     return;
   }
   try {

@@ -1,33 +1,33 @@
-// Presentation: status lines, board pages and the events that carry the table's state.
+// What the table shows of itself: status lines, board pages, and the facts its typed events
+// carry (table_event.h); the renderers (render_table.cpp) turn those into messages.
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 
 #include "core/error.h"
-#include "server/lobby.h"
 #include "server/table.h"
 #include "server/table_util.h"
 
 namespace plateau::server {
 
-using nlohmann::json;
 using table_detail::same_name;
 using table_detail::utc_date;
 using table_detail::utc_time;
 
-json Table::clocks_json() const {
-  if (!clock_.enabled() || bank_ms_.empty() || !state_) return nullptr;
+ClocksView Table::clocks_view() const {
+  ClocksView out;
+  if (!clock_.enabled()) return out;
+  out.show = ClocksView::Show::kNull;
+  if (bank_ms_.empty() || !state_) return out;
+  out.show = ClocksView::Show::kList;
   const auto players = players_by_game_seat();
   const int to_move = status_ == TableStatus::kPlaying ? state_->current_seat() : kTerminalSeat;
-  const std::int64_t now = Lobby::now_ms();
-  json out = json::array();
+  const std::int64_t now = TableServices::now_ms();
   for (std::size_t g = 0; g < bank_ms_.size(); ++g) {
     const bool running = static_cast<int>(g) == to_move;
-    out.push_back({{"label", game_->seat_label(static_cast<int>(g))},
-                   {"user", players[g]},
-                   {"left_ms", time_left_ms(clock_, bank_ms_[g], running, turn_started_ms_, now)},
-                   {"running", running}});
+    out.list.push_back({game_->seat_label(static_cast<int>(g)), players[g],
+                        time_left_ms(clock_, bank_ms_[g], running, turn_started_ms_, now),
+                        running});
   }
   return out;
 }
@@ -36,7 +36,7 @@ std::string Table::status_line() const {
   switch (status_) {
     case TableStatus::kSetup: {
       for (std::size_t s = 0; s < seats_.size(); ++s) {
-        if (seats_[s].kind.empty()) {
+        if (seats_[s].free()) {
           return "Waiting for players: seat " + std::to_string(s + 1) + " is free.";
         }
       }
@@ -78,8 +78,10 @@ std::string Table::status_line() const {
   return "It is " + owner_name(seat_to_move()) + "'s turn.";
 }
 
-std::string Table::page(const std::string& heading, const State& shown, int shown_ply) const {
-  PageInput in;
+PagePtr Table::page(const std::string& heading, const State& shown, int shown_ply) const {
+  auto view = std::make_shared<PageView>();
+  view->shown = shown.clone();
+  PageInput& in = view->input;
   in.title = heading + " of " + title();
   if (heading == "New") in.title = "New " + title();
   const bool current = shown_ply == static_cast<int>(moves_.size());
@@ -92,7 +94,7 @@ std::string Table::page(const std::string& heading, const State& shown, int show
         {p.text, p.seat,
          p.automatic && !seats_.empty() &&
              seats_[static_cast<std::size_t>(order_.empty() ? p.seat : order_[p.seat])].kind ==
-                 "user"});
+                 SeatKind::kUser});
   }
   const bool over = status_ == TableStatus::kOver || status_ == TableStatus::kDeclined;
   if (current) {
@@ -110,86 +112,83 @@ std::string Table::page(const std::string& heading, const State& shown, int show
       in.closing_lines.push_back("Last move made: " + utc_time(moves_.back().at_ms));
     in.closing_lines.push_back("Game ended: " + utc_time(ended_ms_));
   }
-  return board_page(shown, in);
+  return view;
 }
 
-Event Table::table_event(const std::string& text) const {
-  json seats = json::array();
+TableView Table::table_view() const {
+  TableView v;
   for (std::size_t s = 0; s < seats_.size(); ++s) {
     const int g = status_ == TableStatus::kSetup ? static_cast<int>(s)
                                                  : game_seat_of_table_seat(static_cast<int>(s));
-    seats.push_back({{"seat", s + 1},
-                     {"label", game_->seat_label(g)},
-                     {"kind", seats_[s].kind.empty() ? "free" : seats_[s].kind},
-                     {"name", seats_[s].name}});
+    v.seats.push_back(
+        {static_cast<int>(s) + 1, game_->seat_label(g), seats_[s].kind, seats_[s].name});
   }
-  json data = {{"game", game_name_},
-               {"board", number_},
-               {"status", status_name(status_)},
-               {"seats", seats},
-               {"options", game_->options_string()},
-               {"clock", clock_.to_string()},
-               {"rated", rated_},
-               {"ply", moves_.size()},
-               {"flags", table_flags_},
-               {"spectators", spectators()},
-               {"text", text}};
-  if (table_flags_.count("invisible")) data["record"] = record_path();
-  return Event{"table", std::move(data), {}};
+  v.game = game_name_;
+  v.board = number_;
+  v.status = status_;
+  v.options = game_->options_string();
+  v.clock = clock_.to_string();
+  v.rated = rated_;
+  v.ply = static_cast<int>(moves_.size());
+  v.flags = table_flags_;
+  v.spectators = spectators();
+  if (table_flags_.count("invisible")) v.record = record_path();
+  return v;
 }
 
-Event Table::spectators_event(const std::string& text) const {
-  json data = {
-      {"game", game_name_}, {"board", number_}, {"spectators", spectators()}, {"text", text}};
-  return Event{"spectators", std::move(data), {}};
+SpectatorsChanged Table::spectators_changed(SpectatorsChanged::What what,
+                                            const std::string& user) const {
+  return {what, user, game_name_, number_, spectators()};
 }
 
-Event Table::move_event(const Played& p, int ply) const {
+MovePlayed Table::move_played(const Played& p, int ply) const {
   const auto players = players_by_game_seat();
-  json data = {{"game", game_name_},
-               {"board", number_},
-               {"ply", ply},
-               {"seat", p.seat},
-               {"label", game_->seat_label(p.seat)},
-               {"user", players[static_cast<std::size_t>(p.seat)]},
-               {"move", p.text},
-               {"auto", p.automatic},
-               {"position", state_->serialize()},
-               {"status", status_name(status_)}};
+  MovePlayed m;
+  m.game = game_name_;
+  m.board = number_;
+  m.ply = ply;
+  m.seat = p.seat;
+  m.label = game_->seat_label(p.seat);
+  m.user = players[static_cast<std::size_t>(p.seat)];
+  m.move = p.text;
+  m.automatic = p.automatic;
+  m.position = state_->serialize();
+  m.status = status_;
   const int next = state_->current_seat();
   if (next != kTerminalSeat) {
-    data["next_seat"] = next;
-    data["next_user"] = players[static_cast<std::size_t>(next)];
+    m.next_seat = next;
+    m.next_user = players[static_cast<std::size_t>(next)];
   }
   if (!bank_ms_.empty() && clock_.enabled()) {
-    data["clock_ms"] = bank_ms_;
-    data["clocks"] = clocks_json();
+    m.clocked = true;
+    m.clock_ms = bank_ms_;
+    m.clocks = clocks_view();
   }
-  data["text"] = label() + ": " + std::to_string(ply) + ". " + game_->seat_label(p.seat) + " " +
-                 players[static_cast<std::size_t>(p.seat)] + " " + p.text +
-                 (p.automatic ? " (Auto)" : "");
-  return Event{"move", std::move(data), {}};
+  return m;
 }
 
-Event Table::board_event(const std::string& heading) const {
-  json data = {{"game", game_name_},
-               {"board", number_},
-               {"status", status_name(status_)},
-               {"ply", moves_.size()},
-               {"text", ""}};
+BoardView Table::board_view(const std::string& heading) const {
+  BoardView b;
+  b.game = game_name_;
+  b.board = number_;
+  b.status = status_;
+  b.ply = static_cast<int>(moves_.size());
   if (!state_) {
-    Event e = table_event("");
-    e.page = title() + ": " + status_line() + "\n";
-    return e;
+    b.setup = true;
+    b.table = table_view();
+    b.title = title();
+    b.status_line = status_line();
+    return b;
   }
-  data["position"] = state_->serialize();
-  data["status_line"] = status_line();
-  data["spectators"] = spectators();
-  if (table_flags_.count("invisible")) data["record"] = record_path();
-  if (clock_.enabled()) data["clocks"] = clocks_json();
+  b.position = state_->serialize();
+  b.status_line = status_line();
+  b.spectators = spectators();
+  if (table_flags_.count("invisible")) b.record = record_path();
+  b.clocks = clocks_view();
   const int next = seat_to_move();
-  if (next >= 0) data["next_user"] = owner_name(next);
-  return Event{"board", std::move(data), page(heading, *state_, static_cast<int>(moves_.size()))};
+  if (next >= 0) b.next_user = owner_name(next);
+  b.page = page(heading, *state_, static_cast<int>(moves_.size()));
+  return b;
 }
 
 }  // namespace plateau::server

@@ -145,6 +145,7 @@ void TextSession::write_next() {
                                self->socket_.close(ignored);
                                return;
                              }
+                             self->drain_held();
                              self->write_next();
                            });
 }

@@ -25,6 +25,9 @@ class TextSession : public Session {
   void queue_bytes(std::shared_ptr<const std::string> text);
   void shutdown() override;
   std::size_t pending_output() const override { return queued_bytes_; }
+  std::size_t shared_size(const RenderedEvent& event) const override {
+    return event.text()->size();
+  }
   void write_next();
   // Starts or stops the partial-line timer after a read (on the strand).
   void watch_partial_line();

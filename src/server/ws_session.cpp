@@ -132,6 +132,7 @@ void BasicWsSession<Stream>::write_next() {
                       self->shut_ = true;
                       return;
                     }
+                    self->drain_held();
                     self->write_next();
                   });
 }

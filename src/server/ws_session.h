@@ -34,6 +34,9 @@ class BasicWsSession : public Session {
   void queue_bytes(std::shared_ptr<const std::string> text);
   void shutdown() override;
   std::size_t pending_output() const override { return queued_bytes_; }
+  std::size_t shared_size(const RenderedEvent& event) const override {
+    return event.json()->size();
+  }
   void write_next();
 
   boost::beast::websocket::stream<Stream> ws_;

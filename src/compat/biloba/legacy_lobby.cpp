@@ -57,9 +57,9 @@ struct Bridge {
     std::vector<server::SeatOwner> seats;
     for (std::size_t s = 0; s < m.names.size(); ++s) {
       if (game.cpu[s]) {
-        seats.push_back({"cpu", cpu_bot});
+        seats.push_back({server::SeatKind::kCpu, cpu_bot});
       } else {
-        seats.push_back({"legacy", m.names[s]});
+        seats.push_back({server::SeatKind::kLegacy, m.names[s]});
       }
     }
     std::weak_ptr<LegacyServer> weak = legacy;

@@ -1,0 +1,35 @@
+#pragma once
+// Small types of the table's interface (table.h): who sends a command, and what a listing shows
+// of a table.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "server/client.h"
+#include "server/seat_owner.h"
+#include "server/table_access.h"
+#include "server/table_event.h"
+
+namespace plateau::server {
+
+// Who sends a command: the account name and the connection to answer.
+struct Caller {
+  std::string user;  // "" when not logged in
+  bool guest = false;
+  std::shared_ptr<Client> client;  // null for the server's own actions
+};
+
+// A listing line's worth of a table, readable from any thread.
+struct TableSummary {
+  std::string game;
+  int number = 0;
+  bool board = false;
+  TableStatus status = TableStatus::kSetup;
+  std::vector<SeatOwner> seats;
+  int ply = 0;
+  std::string options;
+  bool invisible = false;
+  TableAccess access;  // who may reach it (table_access.h); never shown as such
+};
+
+}  // namespace plateau::server
