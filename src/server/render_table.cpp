@@ -213,9 +213,18 @@ Event table_event_message(const TableEvent& event) {
   return out;
 }
 
-Event reply_message(const TableShown& shown) { return table_message(shown.table, shown.text); }
+// The replies carry the view's last seq (table_event.h); the table events never do.
+Event reply_message(const TableShown& shown) {
+  Event out = table_message(shown.table, shown.text);
+  out.data["last_seq"] = shown.table.last_seq;
+  return out;
+}
 
-Event reply_message(const BoardShown& shown) { return board_message(shown.view, shown.text); }
+Event reply_message(const BoardShown& shown) {
+  Event out = board_message(shown.view, shown.text);
+  out.data["last_seq"] = shown.view.last_seq;
+  return out;
+}
 
 Event reply_message(const PlyShown& shown) {
   return Event{"board",

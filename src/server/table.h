@@ -131,13 +131,18 @@ class Table : public std::enable_shared_from_this<Table> {
     bool table_changed = false;
     std::vector<Delivery> out;
     void reply(Event e) { push(Delivery::To::kCaller, {}, std::move(e)); }
-    // The table or its board shown to the caller only, with a line of text.
-    void reply(const TableShown& shown) {
+    // The table or its board shown to the caller only, with a line of text. Its last_seq also
+    // counts the table events told before it in this action (finish() numbers them; they go
+    // out first, and the view shows the state after them).
+    void reply(TableShown shown) {
+      shown.table.last_seq += told();
       resend(std::make_shared<const RenderedEvent>(shown), true);
     }
-    void reply(const BoardShown& shown) {
+    void reply(BoardShown shown) {
+      shown.view.table.last_seq = shown.view.last_seq += told();
       resend(std::make_shared<const RenderedEvent>(shown), true);
     }
+    std::int64_t told() const;  // the table events pushed so far (table_tx.cpp)
     void reply(const PlyShown& shown) {
       resend(std::make_shared<const RenderedEvent>(shown), true);
     }

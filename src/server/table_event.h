@@ -65,6 +65,10 @@ struct TableView {
   std::map<std::string, std::string> flags;
   std::vector<std::string> spectators;
   std::string record;  // the record path of an invisible table; "" otherwise
+  // The table's last event seq when the view was made (Table::seq_; Tx::reply adds the events
+  // its action told before): shown only in the replies to the caller (TableShown, BoardShown),
+  // never in a table event.
+  std::int64_t last_seq = 0;
 };
 
 // A table's board as its "board" event shows it. Before the game starts (no position), it is
@@ -84,6 +88,8 @@ struct BoardView {
   ClocksView clocks;
   std::string next_user;  // who is to move; "" for nobody
   PagePtr page;           // the board page (text transport); null for none
+  // As TableView::last_seq.
+  std::int64_t last_seq = 0;
 };
 
 enum class TableEventKind {
@@ -222,7 +228,9 @@ inline TableEventKind kind_of(const TableEventBody& body) {
 }
 
 // The answers a table gives only to the caller that show the table or its board with a line of
-// text (/table, /info, /watch, show): not table events (no seq), but typed the same way.
+// text (/table, /info, /watch, show): not table events (no seq), but typed the same way. Their
+// JSON carries "last_seq" (the view's last_seq): the state shown is the one after that event,
+// and every table event numbered above it reaches the caller after this answer.
 struct TableShown {
   TableView table;
   std::string text;

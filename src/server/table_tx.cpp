@@ -123,6 +123,11 @@ void Table::execute(Job job) {
   finish(std::move(tx), std::move(job.done));
 }
 
+std::int64_t Table::Tx::told() const {
+  return std::count_if(out.begin(), out.end(),
+                       [](const Delivery& d) { return d.to == Delivery::To::kAll; });
+}
+
 void Table::finish(Tx tx, Done done) {
   try {
     // Move events show the page as it stands after the whole action (queued and automatic

@@ -133,6 +133,7 @@ TableView Table::table_view() const {
   v.flags = table_flags_;
   v.spectators = spectators();
   if (table_flags_.count("invisible")) v.record = record_path();
+  v.last_seq = seq_;
   return v;
 }
 
@@ -173,6 +174,7 @@ BoardView Table::board_view(const std::string& heading) const {
   b.board = number_;
   b.status = status_;
   b.ply = static_cast<int>(moves_.size());
+  b.last_seq = seq_;
   if (!state_) {
     b.setup = true;
     b.table = table_view();

@@ -112,6 +112,14 @@ def test_websocket_reconnect_resync_and_repeated_move():
         assert replies[0]["seq"] == 7 and replies[0]["count"] == 3, replies
         status, record2 = server.http_get("/records/bohnduell/101")
         assert record2 == record, (record2, record)
+        # The replies that show the table carry its last seq: every event above it comes after.
+        replies, others = alice.command("/table bohnduell 101")
+        assert [(e["type"], e["last_seq"]) for e in replies] == [("table", 7)] and not others, \
+            (replies, others)
+        # Back at her seat: the event it numbers goes out first, and the board shown counts it.
+        replies, _ = alice.command("/join")
+        assert [(e["type"], e.get("seq"), e.get("last_seq")) for e in replies] == \
+            [("table", 8, None), ("board", None, 8)], replies
         assert server.stop() == 0
     finally:
         if server.alive():

@@ -178,15 +178,21 @@ def test_websocket_spectators_and_clocks():
         carol = server.ws()
         assert carol.recv()["type"] == "welcome"
         carol.command("register carol pw-carol")
+        seen = max(e.get("seq", 0) for e in alice.events)  # the last table event told
         replies, _ = carol.command("/watch 101")
         board = replies[0]
         assert board["type"] == "board" and board["spectators"] == ["carol"], board
         assert board["clocks"][0]["running"] and not board["clocks"][1]["running"], board
+        # The reply carries the table's last seq, and the event the /watch itself numbers (carol
+        # is watching) comes after it, one above.
+        assert board["last_seq"] == seen == 4, (board, seen)
+        assert [(r["type"], r.get("seq")) for r in replies[1:]] == [("spectators", 5)], replies
         e = alice.recv()
         # Table events carry their seq: /join 1, bob's watching, /join 2, /start, then this.
         assert e == {"type": "spectators", "game": "bohnduell", "board": 101, "seq": 5,
                      "spectators": ["carol"], "text": "carol is watching bohnduell 101."}, e
         replies, _ = carol.command("/watch 101")  # again: no news
+        assert replies[0]["last_seq"] == 5 and len(replies) == 1, replies
         replies, _ = alice.command("move S4#1")
         move = replies[0]
         assert move["type"] == "move", move

@@ -119,6 +119,50 @@ TEST(TableEventRender, BoardEventsCarryTheirPageOnlyWhereTheyAlwaysDid) {
             "You are watching bohnduell 101.\n\nBohnDuell Board 101: Waiting for /start.\n");
 }
 
+// The replies that show the table or its board to the caller carry the view's last seq (the
+// browser counts from it after /watch); the table events made from the same views never do,
+// and the text transport prints nothing of it.
+TEST(TableEventRender, RepliesCarryTheLastSeqAndTableEventsDoNot) {
+  TableView t = setup_table();
+  t.last_seq = 12;
+  const std::string table_reply = render_json(reply_message(TableShown{t, "You are at it."}));
+  EXPECT_EQ(table_reply,
+            R"j({"board":101,"clock":"none","flags":{},"game":"bohnduell","last_seq":12,)j"
+            R"j("options":"supply=8","ply":0,"rated":false,"seats":[{"kind":"user","label":"S",)j"
+            R"j("name":"alice","seat":1},{"kind":"free","label":"N","name":"","seat":2}],)j"
+            R"j("spectators":[],"status":"setup","text":"You are at it.","type":"table"})j");
+  EXPECT_EQ(render_text(reply_message(TableShown{t, "You are at it."})), "You are at it.\n");
+  EXPECT_EQ(json_of(SeatChanged{SeatChanged::What::kTaken, "alice", 1, t}).find("last_seq"),
+            std::string::npos);
+
+  BoardView b;
+  b.game = "phutball";
+  b.board = 7;
+  b.status = TableStatus::kPlaying;
+  b.ply = 2;
+  b.position = "P";
+  b.status_line = "It is bob's turn.";
+  b.last_seq = 30;
+  EXPECT_EQ(render_json(reply_message(BoardShown{b, "You are watching phutball 7."})),
+            R"j({"board":7,"game":"phutball","last_seq":30,"page":"","ply":2,"position":"P",)j"
+            R"j("spectators":[],"status":"playing","status_line":"It is bob's turn.",)j"
+            R"j("text":"You are watching phutball 7.","type":"board"})j");
+  EXPECT_EQ(json_of(MoveUndone{b}).find("last_seq"), std::string::npos);
+  EXPECT_EQ(json_of(GameStarted{b, {"alice", "bob"}, false}).find("last_seq"), std::string::npos);
+
+  BoardView setup;  // before the first start: the table, with its one-line page
+  setup.setup = true;
+  setup.table = t;
+  setup.title = "BohnDuell Board 101";
+  setup.status_line = "Waiting for /start.";
+  setup.last_seq = 12;
+  const Event shown = reply_message(BoardShown{setup, "You are watching bohnduell 101."});
+  EXPECT_EQ(shown.type, "table");
+  EXPECT_EQ(shown.data.at("last_seq"), 12);
+  EXPECT_EQ(render_text(shown),
+            "You are watching bohnduell 101.\n\nBohnDuell Board 101: Waiting for /start.\n");
+}
+
 // A table event row exactly as main (3565262) stored it (read back from its database after a
 // /say): the stored form is unchanged, so rows written before and after typed events read the
 // same and replay the same bytes.

@@ -30,25 +30,29 @@ export class SeqFilter {
     return 'gap';
   }
 
-  // The whole state of the table arrived without a seq (the answer to /watch): the events the
-  // client heard before it are older than that state, the next one starts the count again.
-  snapshot(): void {
-    if (!this.resyncing) this.last = undefined;
+  // The whole state of the table arrived (the answer to /watch), as it stood after event
+  // `lastSeq` (its `last_seq`): the count goes on from there, since every event above it reaches
+  // the connection after that answer. Returns true when events above it were already applied
+  // (the state shown is older than them): the caller then resyncs from `last`. Without a
+  // `lastSeq` (a server that does not send it), the next numbered event starts the count again.
+  watched(lastSeq: number | undefined): boolean {
+    if (lastSeq === undefined) {
+      if (!this.resyncing) this.last = undefined;
+      return false;
+    }
+    const ahead = this.last !== undefined && this.last > lastSeq;
+    this.last = lastSeq;
+    if (!ahead || this.resyncing) return false;
+    this.resyncing = true;
+    return true;
   }
 
   // The end of a replay (`resync` answers with the table's last seq once it has sent every
   // event up to it). Returns true when events are still missing (the caller resyncs again).
   resynced(seq: number): boolean {
     this.resyncing = false;
-    return this.probed(seq);
-  }
-
-  // The table's last seq, learnt at a point where every event up to it has reached this
-  // connection (the probe after a /watch). Returns true when events up to it are missing: the
-  // caller then resyncs from `last`.
-  probed(seq: number): boolean {
     if (this.last === undefined) this.last = seq;
-    if (this.last >= seq || this.resyncing) return false;
+    if (this.last >= seq) return false;
     this.resyncing = true;
     return true;
   }

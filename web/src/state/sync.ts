@@ -1,26 +1,22 @@
 // Keeps the tables the client shows in step with the server across reconnections
 // (docs/PROTOCOL.md, "Sequence numbers and resync"; README, "The browser client"):
-//  - opening a table: `/table GAME N`, `/watch` (the whole state, without a seq), then a probe,
-//    `resync GAME N HUGE`, whose error names the table's last seq: from there on every event
-//    is counted (SeqFilter), the numbered events heard meanwhile included;
+//  - opening a table: `/table GAME N`, `/watch`, whose answer is the whole state with the
+//    table's last seq (`last_seq`): from there on every event is counted (SeqFilter), since
+//    every event numbered above it comes after that answer;
 //  - an event whose seq is not above the last seen is dropped, one beyond the next asks
 //    `resync GAME N LAST` (the replay brings the missing ones in order);
 //  - after a reconnection (and the `resume` that logs it in again): `/table GAME N` and
-//    `resync GAME N LAST` for every table shown; `/watch` and the probe when no seq is known, or
-//    when the server answers that the events are no longer kept (the table is loaded again).
+//    `resync GAME N LAST` for every table shown; `/watch` when no seq is known, or when the
+//    server answers that the events are no longer kept (the table is loaded again).
 // The answers to these commands are handled here, never shown as errors.
 import type { ServerEvent } from '../net/connection';
 import { SeqFilter } from './seq';
 import { tableKey } from './keys';
 
-// Past any table's last seq (the server reads at most 9 digits): `resync` then answers
-// "no event N at GAME BOARD yet; the last is LAST".
-export const PROBE_SEQ = 999999999;
-
 type Send = (line: string) => number;
 
 interface Request {
-  kind: 'watch' | 'probe' | 'resync';
+  kind: 'watch' | 'resync';
   game: string;
   board: number;
 }
@@ -116,21 +112,17 @@ export class TableSync {
   private answer(r: Request, e: ServerEvent): boolean | undefined {
     const f = this.filter(r.game, r.board);
     if (r.kind === 'watch') {
-      // The whole state: a `board` event, or a `table` event before the first start.
+      // The whole state: a `board` event, or a `table` event before the first start, with the
+      // table's last seq; events above it that came first (older than this state) come again.
       if (e.type !== 'board' && e.type !== 'table' && e.type !== 'error') return undefined;
       this.requests.delete(e.re!);
-      if (e.type !== 'error') f.snapshot();
+      if (e.type === 'error') return true;
+      const lastSeq = typeof e.last_seq === 'number' ? e.last_seq : undefined;
+      if (f.watched(lastSeq)) this.resync(r.game, r.board, f.last!, this.send);
       return true;
     }
     if (e.type !== 'resync' && e.type !== 'error') return undefined;
     this.requests.delete(e.re!);
-    if (r.kind === 'probe') {
-      const last = /the last is (\d+)/.exec(String(e.message ?? ''));
-      if (e.type === 'error' && last && f.probed(Number(last[1]))) {
-        this.resync(r.game, r.board, f.last!, this.send);
-      }
-      return false;
-    }
     if (e.type === 'resync') {
       if (f.resynced(Number(e.seq))) this.resync(r.game, r.board, f.last!, this.send);
       else this.hooks.replayed(r.game, r.board, Number(e.count ?? 0));
@@ -150,7 +142,6 @@ export class TableSync {
   private watch(game: string, board: number, send: Send): void {
     send(`/table ${game} ${board}`); // `/watch` acts on the current table
     this.requests.set(send('/watch'), { kind: 'watch', game, board });
-    this.requests.set(send(`resync ${game} ${board} ${PROBE_SEQ}`), { kind: 'probe', game, board });
   }
 
   private resync(game: string, board: number, from: number, send: Send): void {

@@ -1,12 +1,11 @@
-// Issue 13, item 5 (the browser's half), through the Session: a table opened is probed for its
-// last seq; after a reconnection the session resumes, resyncs from its last seq and sends the
+// Issue 13, item 5 (the browser's half), through the Session: a table opened learns its last
+// seq from the answer to its /watch (`last_seq`); after a reconnection the session resumes, resyncs from its last seq and sends the
 // unanswered move again; replayed and live events end up in the model exactly once; a lost
 // history loads the table again. Also the seat labels of a numbered record (after a reload).
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ServerEvent } from '../../src/net/connection';
 import { Connection } from '../../src/net/connection';
 import { Session } from '../../src/state/session';
-import { PROBE_SEQ } from '../../src/state/sync';
 import { playedMoves, recordMoves } from '../../src/table/record';
 
 class FakeConnection extends Connection {
@@ -52,15 +51,20 @@ function atTable() {
   conn.open();
   conn.serve({ type: 'login', user: 'ann', guest: false, re: 1, token: 'TOKEN' });
   session.openTable(G, B);
-  expect(conn.linesFrom(1)).toEqual([`/table ${G} ${B}`, '/watch', `resync ${G} ${B} ${PROBE_SEQ}`]);
+  expect(conn.linesFrom(1)).toEqual([`/table ${G} ${B}`, '/watch']);
+  // The answer to /table (the current table, for /say and /join) counts nothing.
+  conn.serve({ type: 'table', game: G, board: B, status: 'playing', ply: 2, last_seq: 9,
+    re: conn.idOf(`/table ${G} ${B}`) });
+  expect(session.sync.filter(G, B).last).toBeUndefined();
+  // A numbered event heard before the state (/table made this connection a watcher).
+  conn.serve({ type: 'spectators', game: G, board: B, seq: 10, spectators: ['cid'] });
   conn.serve({ type: 'board', game: G, board: B, status: 'playing', ply: 2, position: 'p2',
-    re: conn.idOf('/watch') });
+    last_seq: 10, re: conn.idOf('/watch') });
   const t = session.table(G, B);
   t.moves = [{ seat: 'A', user: '', text: 'H11' }, { seat: 'B', user: '', text: 'J12' }]; // the record
-  conn.serve({ type: 'error', re: conn.idOf(`resync ${G} ${B} ${PROBE_SEQ}`),
-    message: `no event ${PROBE_SEQ} at ${G} ${B} yet; the last is 10` });
-  expect(session.state.lastError).toBeUndefined(); // the probe's answer is not shown
+  expect(session.state.lastError).toBeUndefined();
   expect(session.sync.filter(G, B).last).toBe(10);
+  expect(conn.linesFrom(1)).toEqual([`/table ${G} ${B}`, '/watch']); // nothing else asked
   return { conn, session, t };
 }
 
@@ -122,15 +126,19 @@ describe('the browser resyncs by itself', () => {
     conn.serve({ type: 'error', re: conn.idOf(`resync ${G} ${B} 10`), message:
       `the events of ${G} ${B} before 500 are no longer kept; /watch ${B} for the whole board, then resync from its seq` });
     expect(session.state.lastError).toBeUndefined();
-    expect(conn.linesFrom(before + 3)).toEqual([`/table ${G} ${B}`, '/watch',
-      `resync ${G} ${B} ${PROBE_SEQ}`]);
+    expect(conn.linesFrom(before + 3)).toEqual([`/table ${G} ${B}`, '/watch']);
     expect(t.moves).toEqual([]); // they come back from the record
     conn.serve({ type: 'board', game: G, board: B, status: 'playing', ply: 600, position: 'p600',
-      re: conn.idOf('/watch') });
-    conn.serve({ type: 'error', re: conn.idOf(`resync ${G} ${B} ${PROBE_SEQ}`),
-      message: `no event ${PROBE_SEQ} at ${G} ${B} yet; the last is 1203` });
+      last_seq: 1203, re: conn.idOf('/watch') });
     expect(session.sync.filter(G, B).last).toBe(1203);
     expect(t.ply).toBe(600);
+    // The count goes on from there: 1204 is applied, 1206 asks for what is missing.
+    conn.serve(move(1204, 601, 'A', 'H12'));
+    expect(t.ply).toBe(601);
+    const sent = conn.sent.length;
+    conn.serve(chat(1206, 'late'));
+    expect(conn.linesFrom(sent)).toEqual([`resync ${G} ${B} 1204`]);
+    expect(session.state.lastError).toBeUndefined();
   });
 
   it('counts the numbered events a catching-up command causes (its own spectators event)', () => {
@@ -157,14 +165,53 @@ describe('the browser resyncs by itself', () => {
     conn.serve({ type: 'disconnected' });
     const before = conn.sent.length;
     conn.open();
-    expect(conn.linesFrom(before)).toEqual(['resume TOKEN', `/table ${G} ${B}`, '/watch',
-      `resync ${G} ${B} ${PROBE_SEQ}`]);
+    expect(conn.linesFrom(before)).toEqual(['resume TOKEN', `/table ${G} ${B}`, '/watch']);
+    // The answer of the new connection's /watch starts the count.
+    conn.serve({ type: 'table', game: G, board: B, status: 'setup', ply: 0, last_seq: 3,
+      re: conn.idOf('/watch') });
+    expect(session.sync.filter(G, B).last).toBe(3);
     // A table left is not caught up with.
     session.closeTable(G, B, true);
     conn.serve({ type: 'disconnected' });
     const later = conn.sent.length;
     conn.open();
     expect(conn.linesFrom(later)).toEqual(['resume TOKEN']);
+  });
+});
+
+describe('the answer to /watch', () => {
+  beforeEach(() => localStorage.clear());
+
+  it('resyncs from its last_seq when events above it came first (older than the state)', () => {
+    localStorage.setItem('plateau.resumeToken', 'TOKEN');
+    const conn = new FakeConnection();
+    const session = new Session(conn);
+    conn.open();
+    conn.serve({ type: 'login', user: 'ann', guest: false, re: 1, token: 'TOKEN' });
+    session.openTable(G, B);
+    conn.serve(move(11, 3, 'A', 'H12'));
+    conn.serve({ type: 'board', game: G, board: B, status: 'playing', ply: 2, position: 'p2',
+      last_seq: 10, re: conn.idOf('/watch') });
+    expect(conn.sent[conn.sent.length - 1].line).toBe(`resync ${G} ${B} 10`);
+    expect(session.sync.filter(G, B).last).toBe(10);
+    conn.serve(move(11, 3, 'A', 'H12')); // the replay brings it again, over the state
+    conn.serve({ type: 'resync', game: G, board: B, from: 10, seq: 11, count: 1,
+      re: conn.idOf(`resync ${G} ${B} 10`) });
+    expect(session.table(G, B).ply).toBe(3);
+    expect(session.sync.filter(G, B).last).toBe(11);
+    expect(session.state.lastError).toBeUndefined();
+  });
+
+  it('without last_seq (an older server), the next numbered event starts the count', () => {
+    const conn = new FakeConnection();
+    const session = new Session(conn);
+    conn.open();
+    session.openTable(G, B);
+    conn.serve({ type: 'board', game: G, board: B, status: 'playing', ply: 2, position: 'p2',
+      re: conn.idOf('/watch') });
+    expect(session.sync.filter(G, B).last).toBeUndefined();
+    conn.serve(chat(7, 'hi'));
+    expect(session.sync.filter(G, B).last).toBe(7);
   });
 });
 

@@ -54,27 +54,41 @@ describe('SeqFilter', () => {
     expect(f.resyncing).toBe(true);
   });
 
-  it('learns the last seq from a probe, and a snapshot starts the count again', () => {
+  it('takes the last seq of a /watch answer, and resyncs when events above it came first', () => {
     const f = new SeqFilter();
     f.accept(3);
-    f.snapshot();
-    expect(f.last).toBeUndefined();
-    expect(f.probed(12)).toBe(false);
+    expect(f.watched(12)).toBe(false); // older events heard before: the state is newer
     expect(f.last).toBe(12);
     expect(f.accept(12)).toBe('drop');
     expect(f.accept(13)).toBe('apply');
-    // Events heard after the snapshot count, the probe agrees with them.
-    f.snapshot();
-    expect(f.accept(20)).toBe('apply');
-    expect(f.probed(20)).toBe(false);
-    expect(f.probed(22)).toBe(true); // 21 and 22 never came: resync
+    // Events above the state's seq were applied before it: they come again by a resync.
+    expect(f.accept(14)).toBe('apply');
+    expect(f.watched(13)).toBe(true);
+    expect(f.last).toBe(13);
+    expect(f.resyncing).toBe(true);
+    expect(f.accept(14)).toBe('apply'); // the replay
+    expect(f.resynced(14)).toBe(false);
+    // A resync already on its way brings them: no second one.
+    f.accept(16);
+    expect(f.resyncing).toBe(true);
+    expect(f.watched(14)).toBe(false);
+    expect(f.last).toBe(14);
   });
 
-  it('keeps its count through a snapshot while a resync runs; reset forgets everything', () => {
+  it('without a last seq (an older server) the next numbered event starts the count', () => {
+    const f = new SeqFilter();
+    f.accept(3);
+    expect(f.watched(undefined)).toBe(false);
+    expect(f.last).toBeUndefined();
+    expect(f.accept(20)).toBe('apply');
+    expect(f.last).toBe(20);
+  });
+
+  it('keeps its count through such an answer while a resync runs; reset forgets everything', () => {
     const f = new SeqFilter();
     f.accept(5);
     f.resyncing = true;
-    f.snapshot();
+    expect(f.watched(undefined)).toBe(false);
     expect(f.last).toBe(5);
     f.reset();
     expect(f.last).toBeUndefined();
