@@ -66,6 +66,13 @@ const SCENARIOS = {
   'lost-ack': lostAck,
 };
 
+// A misspelt --only name would otherwise run nothing and pass.
+const unknown = (args.only ?? '').split(',').filter((n) => n && !(n in SCENARIOS));
+if (unknown.length) {
+  console.error(`unknown scenario ${unknown.join(', ')}; known: ${Object.keys(SCENARIOS).join(', ')}`);
+  process.exit(2);
+}
+
 const { chromium } = await import('playwright-core');
 const started = Date.now();
 const server = await new PlateauServer(resolve(args.plateau), resolve(args['web-dir'])).start();
