@@ -68,13 +68,17 @@ void Session::send_replayed(std::vector<std::shared_ptr<const RenderedEvent>> ev
   boost::asio::post(strand_, [self = std::static_pointer_cast<Session>(shared_from_this()),
                               events = std::move(events)]() mutable {
     if (self->closing_) return;
-    for (auto& e : events) self->held_.push_back({std::move(e), -1, true});
+    for (auto& e : events) {
+      self->held_.push_back({std::move(e), -1, true});
+      self->held_bytes_ += kHeldReplayCost;
+    }
     self->drain_held();
+    self->output_over_limit();
   });
 }
 
 void Session::hold(std::shared_ptr<const RenderedEvent> event, long long re, bool replayed) {
-  if (!replayed) held_bytes_ += shared_size(*event);
+  held_bytes_ += replayed ? kHeldReplayCost : shared_size(*event);
   held_.push_back({std::move(event), re, replayed});
   output_over_limit();
 }
@@ -83,7 +87,7 @@ void Session::drain_held() {
   while (!held_.empty() && !closing_ && pending_output() < limits_.max_output_bytes / 2) {
     Held h = std::move(held_.front());
     held_.pop_front();
-    if (!h.replayed) held_bytes_ -= std::min(held_bytes_, shared_size(*h.event));
+    held_bytes_ -= std::min(held_bytes_, h.replayed ? kHeldReplayCost : shared_size(*h.event));
     write_shared(*h.event, h.re);
     if (output_over_limit()) return;
   }

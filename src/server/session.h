@@ -27,9 +27,10 @@ class Session : public Client {
   void send_shared(std::shared_ptr<const RenderedEvent> event, bool reply) override;
   // Paced replay (resync): `events` wait in the session and go to the transport's output queue
   // only while it holds less than half of max_output_bytes, as it drains; anything sent after
-  // them (live events, the command's answer) waits behind them, so the order is kept. Replayed
-  // events never count against max_output_bytes (they are bounded by --events-kept); what waits
-  // behind them does. A connection that closes drops what still waits.
+  // them (live events, the command's answer) waits behind them, so the order is kept. A replayed
+  // event counts against max_output_bytes only for its place in the queue (kHeldReplayCost: its
+  // bytes are the table log's), what waits behind them in full; over the bound the connection is
+  // closed as a slow reader. A connection that closes drops what still waits.
   void send_replayed(std::vector<std::shared_ptr<const RenderedEvent>> events) override;
   void close() override;
   // Keeps `slot` (the connection's place in the ConnectionLimit) until the session ends.
@@ -79,8 +80,12 @@ class Session : public Client {
   struct Held {
     std::shared_ptr<const RenderedEvent> event;
     long long re;
-    bool replayed;  // a resync's event (not counted in held_bytes_)
+    bool replayed;  // a resync's event (counted in held_bytes_ as kHeldReplayCost)
   };
+  // What a held replayed event costs this connection: its place in held_ (the event's bytes are
+  // shared with the table's log). Counted against max_output_bytes, so that a client sending
+  // resync after resync without reading cannot grow held_ without bound.
+  static constexpr std::size_t kHeldReplayCost = 64;
   // Queues `event` behind the held ones (on the strand).
   void hold(std::shared_ptr<const RenderedEvent> event, long long re, bool replayed);
   void pump();
@@ -98,7 +103,7 @@ class Session : public Client {
   std::chrono::steady_clock::time_point last_refill_;
   bool ended_ = false;
   std::deque<Held> held_;       // events waiting for the output queue to drain
-  std::size_t held_bytes_ = 0;  // bytes of the held events that are not replayed ones
+  std::size_t held_bytes_ = 0;  // bytes of the held events (replayed ones: kHeldReplayCost)
 };
 
 }  // namespace plateau::server

@@ -10,6 +10,7 @@ queue, docs/PROTOCOL.md).
 Usage: resync_long_test.py PLATEAU_BINARY"""
 import json
 import re
+import socket
 import sys
 
 from plateau_harness import Server, answer, run_tests
@@ -71,10 +72,39 @@ def test_resync_from_zero_on_a_long_game():
         assert replies[0]["type"] == "resync" and replies[0]["count"] == now, replies
         replies, _ = ws.command("ping")
         assert replies[0]["text"] == "pong", replies
+
+        resync_flood_is_closed(server, carol)
         assert server.stop() == 0
     finally:
         if server.alive():
             server.kill()
+
+
+def resync_flood_is_closed(server, witness):
+    """An attacker asks resync after resync without reading: each replay waits in its session,
+    and before the fix only the small `resync` answers counted against --max-output-bytes, so
+    60 of them held 36,000 events and the connection stayed open for ever. Now each waiting
+    event counts for its place in the queue: the connection is closed as a slow reader, with
+    far less sent than asked, and the server goes on."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)  # the kernel holds little
+    sock.settimeout(30)
+    sock.connect(("127.0.0.1", server.text_port))
+    sock.sendall(b"guest\n" + b"resync phutball 101 0\n" * 60)
+    asked = 60 * 630_000
+    received = 0
+    while True:
+        try:
+            chunk = sock.recv(65536)
+        except socket.timeout:
+            raise AssertionError(f"still open after {received} bytes: the held replays grew")
+        if not chunk:
+            break
+        received += len(chunk)
+    sock.close()
+    assert received < asked // 4, received
+    witness.send("ping")  # the server and the other connections go on
+    witness.expect(r"^pong$")
 
 
 if __name__ == "__main__":
