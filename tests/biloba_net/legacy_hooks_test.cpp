@@ -3,7 +3,9 @@
 // the clients get are the original's.
 #include <condition_variable>
 #include <mutex>
+#include <thread>
 
+#include "compat/biloba/legacy_state.h"
 #include "net_test_util.h"
 
 namespace plateau::biloba::net {
@@ -33,6 +35,27 @@ struct Heard {
   }
 };
 
+// Alice creates the game "live" (id 1) on `a`, Zöe joins it on `b`: both are told it starts.
+void start_live_game(Connection& a, Connection& b) {
+  a.send(str("NEWGAME"));
+  expect_bytes(a, str("OK"));
+  a.send(str("live"));
+  expect_bytes(a, i32(1));
+  a.send(Bytes{0x10, 0x02, 0x00, 'A', 'l', 'i', 'c', 'e', 0x00, 0x01, 'R', 'e', 'm', 'o', 't', 'e',
+               0x00});
+  expect_bytes(a, str("READY"));
+  b.send(str("LISTGAME"));
+  expect_bytes(b, str("NUMP"));
+  b.send(i32(2));
+  expect_bytes(b, cat({i32(1), i32(1), str("live")}));
+  b.send(cat({str("PRELJOIN"), i32(1), str("JOIN"), i32(1)}));
+  expect_bytes(b, cat({str("OK"), str("Alice"), Bytes{0x01, 0x00}, i32(2), str("OK")}));
+  b.send(cat({str("Z\xF6\x65"), str("READY?")}));  // "Zöe" in Latin-1
+  expect_bytes(b, cat({i32(0), i32(1), str("Z\xF6\x65"), str("Alice"), str("Z\xF6\x65")}));
+  a.send(str("READY?"));
+  expect_bytes(a, cat({i32(0), i32(1), str("Z\xF6\x65"), str("Alice"), str("Z\xF6\x65")}));
+}
+
 TEST(LegacyHooks, StartTurnsAndChatBothWays) {
   Heard heard;
   LegacyServerOptions options = test_options();
@@ -51,24 +74,8 @@ TEST(LegacyHooks, StartTurnsAndChatBothWays) {
   const unsigned short port = server.port();
 
   Connection a("127.0.0.1", port, 5s);
-  a.send(str("NEWGAME"));
-  expect_bytes(a, str("OK"));
-  a.send(str("live"));
-  expect_bytes(a, i32(1));
-  a.send(Bytes{0x10, 0x02, 0x00, 'A', 'l', 'i', 'c', 'e', 0x00, 0x01, 'R', 'e', 'm', 'o', 't', 'e',
-               0x00});
-  expect_bytes(a, str("READY"));
   Connection b("127.0.0.1", port, 5s);
-  b.send(str("LISTGAME"));
-  expect_bytes(b, str("NUMP"));
-  b.send(i32(2));
-  expect_bytes(b, cat({i32(1), i32(1), str("live")}));
-  b.send(cat({str("PRELJOIN"), i32(1), str("JOIN"), i32(1)}));
-  expect_bytes(b, cat({str("OK"), str("Alice"), Bytes{0x01, 0x00}, i32(2), str("OK")}));
-  b.send(cat({str("Z\xF6\x65"), str("READY?")}));  // "Zöe" in Latin-1
-  expect_bytes(b, cat({i32(0), i32(1), str("Z\xF6\x65"), str("Alice"), str("Z\xF6\x65")}));
-  a.send(str("READY?"));
-  expect_bytes(a, cat({i32(0), i32(1), str("Z\xF6\x65"), str("Alice"), str("Z\xF6\x65")}));
+  start_live_game(a, b);
   {
     std::unique_lock lock(heard.mutex);
     heard.changed.wait_for(lock, 5s, [&] { return !heard.started.empty(); });
@@ -119,6 +126,33 @@ TEST(LegacyHooks, StartTurnsAndChatBothWays) {
   ta.close();
   tb.close();
   EXPECT_TRUE(wait_no_games(server.server()));
+}
+
+// A client that talks without end: past detail::kMaxChatLines a line is dropped for everyone, and
+// no longer reported either (each report is a stored chat row of the game's lobby table).
+TEST(LegacyHooks, ChatPastTheBoundIsNeitherRelayedNorReported) {
+  Heard heard;
+  LegacyServerOptions options = test_options();
+  options.on_chat = [&](int id, int seat, const std::string& text) {
+    heard.add(heard.chat, std::to_string(id) + " " + std::to_string(seat) + " " + text);
+  };
+  LegacyServerThread server(options);
+  Connection a("127.0.0.1", server.port(), 5s);
+  Connection b("127.0.0.1", server.port(), 5s);
+  start_live_game(a, b);
+  Connection tb("127.0.0.1", server.port(), 5s);
+  tb.send(cat({str("TALK_MODE"), i32(1), i32(1)}));
+  expect_bytes(tb, str("OK"));
+  const Bytes line = str("spam");
+  Bytes flood;
+  for (std::size_t i = 0; i < detail::kMaxChatLines + 50; ++i)
+    flood.insert(flood.end(), line.begin(), line.end());
+  tb.send(flood);
+  EXPECT_EQ(heard.wait(heard.chat, detail::kMaxChatLines).size(), detail::kMaxChatLines);
+  std::this_thread::sleep_for(300ms);  // the 50 lines past the bound have been read by now
+  const auto chat = heard.wait(heard.chat, detail::kMaxChatLines);
+  EXPECT_EQ(chat.size(), detail::kMaxChatLines);
+  EXPECT_EQ(chat.back(), "1 1 spam");
 }
 
 }  // namespace

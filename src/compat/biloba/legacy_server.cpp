@@ -92,6 +92,9 @@ void Impl::report_turns(Game& game) {
 }
 
 void Impl::add_chat(Game& game, int seat, std::string text) {
+  // Past the bound a line is dropped for everyone: not relayed, and not reported either (each
+  // report becomes a stored chat row of the game's lobby table).
+  if (game.chat.size() >= kMaxChatLines) return;
   if (seat != kOutsideSeat && options.on_chat) {
     try {
       options.on_chat(game.id, seat, latin1_to_utf8(text));
@@ -99,7 +102,7 @@ void Impl::add_chat(Game& game, int seat, std::string text) {
       log(std::string("on_chat: ") + e.what());
     }
   }
-  if (game.chat.size() < kMaxChatLines) game.chat.emplace_back(seat, std::move(text));
+  game.chat.emplace_back(seat, std::move(text));
   for (Session* t : game.talkers) t->wake();
 }
 
