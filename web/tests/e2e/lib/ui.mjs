@@ -130,21 +130,26 @@ export async function playToEnd(players, { timeoutMs = 240000, maxInputs = 2000 
       const s = await readTable(p.page);
       if (!s.over) allOver = false;
       if (s.over || s.turn !== 'mine' || s.busy || s.targets.length === 0) continue;
-      await p.strategy(s, p.page);
+      await inputAndWait(p.page, p.strategy, s);
       inputs++;
       acted = true;
-      // Wait until the input took effect: a new prefix, a new ply or the end.
-      await p.page.waitForFunction((before) => {
-        const table = document.querySelector('section.table');
-        if (document.querySelector('.result-dialog')) return true;
-        const board = document.querySelector('.board');
-        return table.dataset.busy === 'false' &&
-          (table.dataset.ply !== before.ply || (board?.dataset.prefix ?? '') !== before.prefix);
-      }, { ply: String(s.ply), prefix: s.prefix.join(' ') }, { polling: 25, timeout: 30000 });
     }
     if (allOver) return inputs;
     if (!acted) await sleep(40);
   }
+}
+
+// Makes one input of `strategy` on `page` (whose table read `s`), then waits until it took
+// effect: a new prefix, a new ply or the end.
+export async function inputAndWait(page, strategy, s) {
+  await strategy(s, page);
+  await page.waitForFunction((before) => {
+    const table = document.querySelector('section.table');
+    if (document.querySelector('.result-dialog')) return true;
+    const board = document.querySelector('.board');
+    return table.dataset.busy === 'false' &&
+      (table.dataset.ply !== before.ply || (board?.dataset.prefix ?? '') !== before.prefix);
+  }, { ply: String(s.ply), prefix: s.prefix.join(' ') }, { polling: 25, timeout: 30000 });
 }
 
 // Clicks the board target `name` (a step button, point or square).

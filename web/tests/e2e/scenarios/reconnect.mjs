@@ -6,7 +6,7 @@
 //  - lost-ack: against a CPU, A's connection drops right after a move went out (its answer is
 //    lost); after the reconnection the page sends the same move again with the same #n, the
 //    server answers with the original acknowledgement and the record holds the move once.
-import { assert, assertEqual, guest, openTable, readTable, rng } from '../lib/ui.mjs';
+import { assert, assertEqual, guest, inputAndWait, openTable, readTable, rng } from '../lib/ui.mjs';
 import * as pos from '../lib/positions.mjs';
 import * as strategies from './strategies.mjs';
 import { NETWORK_HOOK, dropAfter, forgetOfflineErrors, goOffline, goOnline, sentCommands } from '../lib/network.mjs';
@@ -25,13 +25,7 @@ async function playOne(page, strategy) {
       await page.waitForTimeout(40);
       continue;
     }
-    await strategy(s, page);
-    await page.waitForFunction((before) => {
-      const table = document.querySelector('section.table');
-      const board = document.querySelector('.board');
-      return table.dataset.busy === 'false' &&
-        (table.dataset.ply !== before.ply || (board?.dataset.prefix ?? '') !== before.prefix);
-    }, { ply: String(s.ply), prefix: s.prefix.join(' ') }, { polling: 25, timeout: 30000 });
+    await inputAndWait(page, strategy, s);
   }
   throw new Error('no move made in 60 inputs');
 }

@@ -2,7 +2,7 @@
 // the resume token it kept in localStorage: a guest, and an account. The token is 43 characters
 // of base64url; the header shows the same name; the table is playing and it is still our turn
 // with the same moves.
-import { assert, assertEqual, guest, openTable, readTable } from '../lib/ui.mjs';
+import { assert, assertEqual, guest, inputAndWait, openTable, readTable } from '../lib/ui.mjs';
 import * as strategies from './strategies.mjs';
 import { rng } from '../lib/ui.mjs';
 
@@ -17,13 +17,7 @@ async function playUntil(page, strategy, ply) {
       await page.waitForTimeout(40);
       continue;
     }
-    await strategy(s, page);
-    await page.waitForFunction((before) => {
-      const table = document.querySelector('section.table');
-      const board = document.querySelector('.board');
-      return table.dataset.busy === 'false' &&
-        (table.dataset.ply !== before.ply || (board?.dataset.prefix ?? '') !== before.prefix);
-    }, { ply: String(s.ply), prefix: s.prefix.join(' ') }, { polling: 25, timeout: 30000 });
+    await inputAndWait(page, strategy, s);
   }
   throw new Error(`ply ${ply} not reached`);
 }
