@@ -2,9 +2,11 @@
 // playout bias, and the `classic` built-in player (biloba_classic.h, specs/biloba.md §14).
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "games/biloba/biloba_classic.h"
 #include "games/biloba/biloba_game.h"
+#include "games/biloba/biloba_movegen.h"
 
 namespace plateau::biloba {
 
@@ -35,6 +37,13 @@ Position after_move(const Turn& start, const Move& move) {
   return t.position();
 }
 
+// True when `move` is a move body alone that captures nothing (its gain is 0 without a replay).
+bool quiet_body(const ArrivalCaptures& arrivals, const Move& move) {
+  const std::size_t n = move.size();
+  if (n < 2 || n > 3 || move[0] >= kSquares) return false;
+  return !arrivals.captures(move[0], move[n - 1]);
+}
+
 }  // namespace
 
 std::vector<double> BilobaState::evaluate() const {
@@ -58,16 +67,24 @@ std::vector<double> BilobaState::evaluate() const {
 
 void BilobaState::order_moves(std::vector<Move>& moves) const {
   if (outcome_ != Outcome::kOngoing || moves.size() < 2) return;
-  const Turn start = start_turn();
   const int seat = pos_.to_move;
-  std::vector<std::pair<double, std::size_t>> keyed;
+  std::optional<Turn> start;  // made only for the turns that capture
+  const ArrivalCaptures arrivals(pos_, seat);
+  std::vector<std::pair<int, std::size_t>> keyed;
   keyed.reserve(moves.size());
+  bool any = false;
   for (std::size_t i = 0; i < moves.size(); ++i) {
-    const Position after = after_move(start, moves[i]);
     // Captures first (the threat test would cost more than the ordering saves).
-    const double key = turn_gain(pos_, after, seat);
-    keyed.emplace_back(-key, i);
+    const Move& m = moves[i];
+    int gain = 0;
+    if (!quiet_body(arrivals, m)) {
+      if (!start) start.emplace(start_turn());
+      gain = turn_gain(pos_, after_move(*start, m), seat);
+    }
+    any = any || gain != 0;
+    keyed.emplace_back(-gain, i);
   }
+  if (!any) return;  // every key equal: the stable order is the given one
   std::stable_sort(keyed.begin(), keyed.end(),
                    [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<Move> sorted;
@@ -79,14 +96,18 @@ void BilobaState::order_moves(std::vector<Move>& moves) const {
 Move BilobaState::playout_move(Rng& rng) const {
   // One pass over the turns: the best capture half of the time, otherwise any turn.
   std::vector<Move> all;
+  all.reserve(64);
   int best_gain = 0;
   std::size_t best = 0;
   const int seat = pos_.to_move;
   // Bounded: a big capture's refill orders could list hundreds of thousands of turns.
   constexpr std::uint64_t kPlayoutChoices = 20'000;
   std::uint64_t visited = 0;
-  for_each_turn_bounded(
-      start_turn(),
+  auto never = [] { return false; };
+  BoundedChoices<decltype(never)> choices(kPlayoutChoices, &visited, never);
+  for_each_turn_fast(
+      pos_, game_->pass_when_stuck(), choices,
+      [&](int from, int to, int exit) { all.push_back(body_token(from, to, exit)); },
       [&](const Turn& t) {
         const int g = turn_gain(pos_, t.position(), seat);
         if (g > best_gain) {
@@ -94,8 +115,7 @@ Move BilobaState::playout_move(Rng& rng) const {
           best = all.size();
         }
         all.push_back(t.token());
-      },
-      kPlayoutChoices, &visited, [] { return false; });
+      });
   if (best_gain > 0 && rng.below(2) == 0) return all[best];
   return all[rng.below(static_cast<std::uint32_t>(all.size()))];
 }

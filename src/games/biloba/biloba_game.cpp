@@ -2,11 +2,12 @@
 
 #include <algorithm>
 #include <limits>
-#include <set>
+#include <unordered_set>
 
 #include "core/error.h"
 #include "core/text.h"
 #include "core/zobrist.h"
+#include "games/biloba/biloba_movegen.h"
 #include "games/biloba/biloba_notation.h"
 
 namespace plateau::biloba {
@@ -84,10 +85,29 @@ void BilobaState::update_outcome() {
 
 std::unique_ptr<State> BilobaState::clone() const { return std::make_unique<BilobaState>(*this); }
 
+namespace {
+
+// Cells of the positions reached by turns that captured, for distinct_moves (turns that capture
+// nothing are told apart by their pawn and its final square alone).
+struct CellsHash {
+  std::size_t operator()(const std::array<std::uint8_t, kSquares>& cells) const {
+    std::uint64_t h = 1469598103934665603ull;
+    for (std::uint8_t c : cells) h = (h ^ c) * 1099511628211ull;
+    return static_cast<std::size_t>(h);
+  }
+};
+
+}  // namespace
+
 std::vector<Move> BilobaState::legal_moves() const {
   std::vector<Move> moves;
   if (outcome_ != Outcome::kOngoing) return moves;
-  for_each_turn(start_turn(), [&moves](const Turn& t) { moves.push_back(t.token()); });
+  moves.reserve(64);
+  AllChoices all;
+  for_each_turn_fast(
+      pos_, game_->pass_when_stuck(), all,
+      [&moves](int from, int to, int exit) { moves.push_back(body_token(from, to, exit)); },
+      [&moves](const Turn& t) { moves.push_back(t.token()); });
   return moves;
 }
 
@@ -99,26 +119,59 @@ std::vector<Move> BilobaState::distinct_moves() const {
 std::vector<Move> BilobaState::bounded_distinct_moves(WorkBudget& budget) const {
   std::vector<Move> moves;
   if (outcome_ != Outcome::kOngoing) return moves;
-  std::set<std::array<std::uint8_t, kSquares>> seen;
+  moves.reserve(64);
+  // A turn that captures nothing leaves the board as before but for its pawn, so two such turns
+  // reach the same position iff they move the same pawn to the same square (a step or jump and
+  // a centre walk, or two walks: the first in choice order is kept). A turn that captures
+  // changes the pawn counts, so it never reaches the position of one that does not.
+  int last_from = -1;
+  std::array<bool, kSquares> final_seen{};
+  std::unordered_set<std::array<std::uint8_t, kSquares>, CellsHash> seen;
   std::uint64_t visited = budget.used;
-  const bool cut = for_each_turn_bounded(
-      start_turn(),
+  auto stop = [&budget] { return budget.stop && budget.stop(); };
+  BoundedChoices<decltype(stop)> choices(budget.limit, &visited, stop);
+  for_each_turn_fast(
+      pos_, game_->pass_when_stuck(), choices,
+      [&](int from, int to, int exit) {
+        if (from != last_from) {
+          last_from = from;
+          final_seen = {};
+        }
+        const int final_square = exit >= 0 ? exit : to;
+        if (final_seen[final_square]) return;
+        final_seen[final_square] = true;
+        moves.push_back(body_token(from, to, exit));
+      },
       [&](const Turn& t) {
         // The seat to move next follows from the board, so the cells decide the position.
         if (seen.insert(t.position().cell).second) moves.push_back(t.token());
-      },
-      budget.limit, &visited, [&budget] { return budget.stop && budget.stop(); });
+      });
   budget.used = visited;
-  if (cut) budget.truncated = true;
+  if (choices.halted()) budget.truncated = true;
   return moves;
 }
 
 void BilobaState::apply(const Move& move) {
-  Turn turn = start_turn();
-  for (Move::Code code : move) {
-    if (code < kSquares) turn.choose(code);
+  // A turn that is only a move body (it starts with a square: no forced capture, elimination or
+  // pass, §7.2) and captures nothing moves one pawn; anything else replays through the Turn.
+  const std::size_t n = move.size();
+  const int from = n >= 2 && n <= 3 ? move[0] : kSquares;
+  const int to = n == 3 ? move[2] : n == 2 ? move[1] : 0;
+  if (from < kSquares && !body_captures(pos_.cell, from, to, pos_.to_move)) {
+    pos_.cell[to] = pos_.cell[from];
+    pos_.pawn_id[to] = pos_.pawn_id[from];
+    pos_.cell[from] = kEmpty;
+    pos_.pawn_id[from] = kNoPawn;
+    pos_.to_move = next_seat(pos_, pos_.to_move);
+  } else {
+    // A token that starts with a square was made at the turn's first choice (§5.2 passed).
+    Turn turn = move[0] < kSquares ? Turn::at_first_choice(pos_, game_->pass_when_stuck())
+                                   : start_turn();
+    for (Move::Code code : move) {
+      if (code < kSquares) turn.choose(code);
+    }
+    pos_ = turn.position();
   }
-  pos_ = turn.position();
   if (game_->turn_cap() > 0) ++pos_.turns;
   ++ply_;
   update_outcome();

@@ -222,6 +222,13 @@ Turn::Turn(const Position& pos, bool pass_when_stuck, TurnLog* log)
   start_captures();
 }
 
+Turn::Turn(const Position& pos, bool pass_when_stuck, FirstChoice)
+    : pos_(pos), seat_(static_cast<std::int8_t>(pos.to_move)), pass_when_stuck_(pass_when_stuck) {}
+
+Turn Turn::at_first_choice(const Position& pos, bool pass_when_stuck) {
+  return Turn(pos, pass_when_stuck, FirstChoice{});
+}
+
 void Turn::start_captures() {
   // while CAPTURE(p) > 0: REPLACE(p) — the first pass scans every pawn of p.
   in_move_ = false;
@@ -359,8 +366,8 @@ int Turn::choices(std::array<std::uint8_t, kSquares>& out) const {
       return n;
     case Phase::kDestination: {
       const int k = destinations(pos_, selected_, dest);
-      std::sort(dest.begin(), dest.begin() + k);
       std::copy(dest.begin(), dest.begin() + k, out.begin());
+      std::sort(out.begin(), out.begin() + k);
       return k;
     }
     case Phase::kCentreExit: {
@@ -377,11 +384,10 @@ int Turn::choices(std::array<std::uint8_t, kSquares>& out) const {
       for (int d = 0; d < kDirections; ++d) {
         const int g = neighbour(selected_, d);
         if ((targets_[selected_] & (1u << d)) && pos_.cell[g] == kEmpty) {
-          dest[n++] = static_cast<std::uint8_t>(g);
+          out[n++] = static_cast<std::uint8_t>(g);
         }
       }
-      std::sort(dest.begin(), dest.begin() + n);
-      std::copy(dest.begin(), dest.begin() + n, out.begin());
+      std::sort(out.begin(), out.begin() + n);
       return n;
     case Phase::kStuck:
     case Phase::kDone:

@@ -100,6 +100,10 @@ class Turn {
   // no-legal-move check run at once (§5.2). `pass_when_stuck` selects §3.4 (true: pass) or
   // the original's wait. `log` (optional) receives captures and the elimination test.
   Turn(const Position& pos, bool pass_when_stuck, TurnLog* log = nullptr);
+  // The same turn when its start is known to be plain: nothing sandwiched, no elimination, and
+  // the seat has a legal move (the checks of §5.2 passed, as the fast generator of
+  // biloba_movegen.h knows). Skips those checks and starts at kSelect.
+  static Turn at_first_choice(const Position& pos, bool pass_when_stuck);
 
   Phase phase() const { return phase_; }
   bool done() const { return phase_ == Phase::kDone; }
@@ -126,6 +130,8 @@ class Turn {
   bool captured_at_start() const { return captured_at_start_; }
 
  private:
+  struct FirstChoice {};
+  Turn(const Position& pos, bool pass_when_stuck, FirstChoice);
   void start_captures();
   void after_start_captures();
   void capture_then_refill();  // CAPTURE(p) > 0 → REPLACE(p), repeated; then continue
@@ -168,35 +174,69 @@ void for_each_turn(const Turn& turn, Visit&& visit) {
   }
 }
 
-// for_each_turn within a budget: counts one per choice made and, once `*visited` reaches
-// `budget` or `stop()` returns true (polled every 1024 choices), tries no further alternative
-// at any choice. The first alternative at each choice is always followed, so at least one
-// complete turn is visited whenever the turn has one. Returns true if it stopped early.
+// The choice accounting of a bounded turn walk (for_each_turn_bounded): counts one per choice
+// made and, once `*visited` reaches `budget` or `stop()` returns true (polled every 1024
+// choices), tries no further alternative at any choice; the first alternative at each choice is
+// always followed. Shared by for_each_turn_bounded and the fast generator (biloba_movegen.h),
+// so that both spend and stop exactly alike.
+template <class Stop>
+class BoundedChoices {
+ public:
+  BoundedChoices(std::uint64_t budget, std::uint64_t* visited, const Stop& stop)
+      : budget_(budget), visited_(visited), stop_(stop) {}
+
+  // Called before following alternative i (0-based) of a choice: false = stop trying them.
+  bool next(int i) {
+    if (i > 0 && (halted_ || *visited_ >= budget_)) {
+      halted_ = true;
+      return false;
+    }
+    if (++*visited_ % 1024 == 0 && stop_()) halted_ = true;
+    return true;
+  }
+  // Walks the complete turns that follow `turn`, calling visit(const Turn&) for each.
+  template <class Visit>
+  void walk(const Turn& turn, Visit& visit) {
+    if (turn.done()) {
+      visit(turn);
+      return;
+    }
+    std::array<std::uint8_t, kSquares> options;
+    const int n = turn.choices(options);
+    for (int i = 0; i < n; ++i) {
+      if (!next(i)) return;
+      Turn t = turn;
+      t.choose(options[i]);
+      walk(t, visit);
+    }
+  }
+  bool halted() const { return halted_; }
+
+ private:
+  std::uint64_t budget_;
+  std::uint64_t* visited_;
+  const Stop& stop_;
+  bool halted_ = false;
+};
+
+// Choice accounting for an unbounded walk: every alternative is followed.
+struct AllChoices {
+  static constexpr bool next(int) { return true; }
+  template <class Visit>
+  static void walk(const Turn& turn, Visit& visit) {
+    for_each_turn(turn, visit);
+  }
+  static constexpr bool halted() { return false; }
+};
+
+// for_each_turn within a budget (BoundedChoices). Returns true if it stopped early.
 // (A capture of k pawns lets the refills come in k! orders: the full walk can be huge.)
 template <class Visit, class Stop>
 bool for_each_turn_bounded(const Turn& turn, Visit&& visit, std::uint64_t budget,
                            std::uint64_t* visited, const Stop& stop) {
-  bool halted = false;
-  auto walk = [&](auto& self, const Turn& t) -> void {
-    if (t.done()) {
-      visit(t);
-      return;
-    }
-    std::array<std::uint8_t, kSquares> options;
-    const int n = t.choices(options);
-    for (int i = 0; i < n; ++i) {
-      if (i > 0 && (halted || *visited >= budget)) {
-        halted = true;
-        return;
-      }
-      if (++*visited % 1024 == 0 && stop()) halted = true;
-      Turn next = t;
-      next.choose(options[i]);
-      self(self, next);
-    }
-  };
-  walk(walk, turn);
-  return halted;
+  BoundedChoices<Stop> choices(budget, visited, stop);
+  choices.walk(turn, visit);
+  return choices.halted();
 }
 
 }  // namespace plateau::biloba
