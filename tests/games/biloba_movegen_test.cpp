@@ -175,13 +175,15 @@ TEST(BilobaMovegen, WaitingSeatsAndTurnCapMatchTheTurnMachine) {
   check_random_games("biloba(no_legal_move=wait,turn_cap=120)", 4, 200, 4);
 }
 
-TEST(BilobaMovegen, ArrivalCapturesAtTheStart) {
+TEST(BilobaMovegen, TurnBoardAtTheStart) {
   // 2-player start, orange to move: no sandwich stands, and no single move captures (the
   // armies are two rows apart), so every square has no flanker.
   const Position pos = start_position(2);
-  const ArrivalCaptures a(pos, 0);
+  const TurnBoard a(pos, 0);
   EXPECT_FALSE(a.sandwich_now);
-  EXPECT_EQ(std::count(a.flankers.begin(), a.flankers.end(), 0), kSquares);
+  EXPECT_EQ(std::count(a.arrivals.begin(), a.arrivals.end(), 0), kSquares);
+  EXPECT_EQ(a.own, cells_equal(pos.cell, 0));
+  EXPECT_EQ(a.empty, cells_equal(pos.cell, kEmpty));
   EXPECT_TRUE(plain_turn_start(pos, a));
 }
 

@@ -38,10 +38,10 @@ Position after_move(const Turn& start, const Move& move) {
 }
 
 // True when `move` is a move body alone that captures nothing (its gain is 0 without a replay).
-bool quiet_body(const ArrivalCaptures& arrivals, const Move& move) {
+bool quiet_body(const TurnBoard& board, const Move& move) {
   const std::size_t n = move.size();
   if (n < 2 || n > 3 || move[0] >= kSquares) return false;
-  return !arrivals.captures(move[0], move[n - 1]);
+  return !board.captures(move[0], move[n - 1]);
 }
 
 }  // namespace
@@ -69,7 +69,7 @@ void BilobaState::order_moves(std::vector<Move>& moves) const {
   if (outcome_ != Outcome::kOngoing || moves.size() < 2) return;
   const int seat = pos_.to_move;
   std::optional<Turn> start;  // made only for the turns that capture
-  const ArrivalCaptures arrivals(pos_, seat);
+  const TurnBoard board(pos_, seat);
   std::vector<std::pair<int, std::size_t>> keyed;
   keyed.reserve(moves.size());
   bool any = false;
@@ -77,7 +77,7 @@ void BilobaState::order_moves(std::vector<Move>& moves) const {
     // Captures first (the threat test would cost more than the ordering saves).
     const Move& m = moves[i];
     int gain = 0;
-    if (!quiet_body(arrivals, m)) {
+    if (!quiet_body(board, m)) {
       if (!start) start.emplace(start_turn());
       gain = turn_gain(pos_, after_move(*start, m), seat);
     }
@@ -96,7 +96,7 @@ void BilobaState::order_moves(std::vector<Move>& moves) const {
 Move BilobaState::playout_move(Rng& rng) const {
   // One pass over the turns: the best capture half of the time, otherwise any turn.
   std::vector<Move> all;
-  all.reserve(64);
+  all.reserve(128);
   int best_gain = 0;
   std::size_t best = 0;
   const int seat = pos_.to_move;

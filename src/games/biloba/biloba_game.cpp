@@ -102,7 +102,7 @@ struct CellsHash {
 std::vector<Move> BilobaState::legal_moves() const {
   std::vector<Move> moves;
   if (outcome_ != Outcome::kOngoing) return moves;
-  moves.reserve(64);
+  moves.reserve(128);
   AllChoices all;
   for_each_turn_fast(
       pos_, game_->pass_when_stuck(), all,
@@ -119,7 +119,7 @@ std::vector<Move> BilobaState::distinct_moves() const {
 std::vector<Move> BilobaState::bounded_distinct_moves(WorkBudget& budget) const {
   std::vector<Move> moves;
   if (outcome_ != Outcome::kOngoing) return moves;
-  moves.reserve(64);
+  moves.reserve(128);
   // A turn that captures nothing leaves the board as before but for its pawn, so two such turns
   // reach the same position iff they move the same pawn to the same square (a step or jump and
   // a centre walk, or two walks: the first in choice order is kept). A turn that captures

@@ -18,28 +18,26 @@ bool start_capture_pending(const Position& pos, int colour) {
   return false;
 }
 
-ArrivalCaptures::ArrivalCaptures(const Position& pos, int colour) {
-  for (int t = 0; t < kSquares; ++t) {
-    if (pos.cell[t] != colour) continue;
-    for (int d = 0; d < kDirections; ++d) {
-      const int s = neighbour(t, d);
-      if (s < 0 || pos.cell[s] >= kMaxColours || pos.cell[s] == colour) continue;
-      const int a = beyond(t, d);
-      if (a < 0) continue;
-      if (pos.cell[a] == kEmpty) {
-        ++flankers[a];
-        flanker[a] = static_cast<std::uint8_t>(t);
-      } else if (pos.cell[a] == colour) {
-        sandwich_now = true;
-      }
+TurnBoard::TurnBoard(const Position& pos, int colour)
+    : own(cells_equal(pos.cell, static_cast<std::uint8_t>(colour))),
+      empty(cells_equal(pos.cell, kEmpty)) {
+  // Every cell is a pawn, empty or a wall.
+  occupied = ~(empty | cells_equal(pos.cell, kWall)) & ((Bits{1} << kSquares) - 1);
+  const Bits enemy = occupied & ~own;
+  for (int d = 0; d < kDirections; ++d) {
+    // X with an enemy pawn one square and an own pawn two squares away in direction d.
+    const Bits flanked = reaching(enemy, d, 1) & reaching(own, d, 2);
+    if (d < kDirections / 2 && (flanked & own) != 0) sandwich_now = true;
+    for (Bits a = flanked & empty; a != 0; a &= a - 1) {
+      arrivals[lowest(a)] |= static_cast<std::uint8_t>(1u << d);
     }
   }
 }
 
-bool plain_turn_start(const Position& pos, const ArrivalCaptures& arrivals) {
+bool plain_turn_start(const Position& pos, const TurnBoard& board) {
   const int p = pos.to_move;
   // (A pawn on e5, which no position between turns has, is left to the Turn as well.)
-  if (pos.count[p] == 0 || pos.cell[kCentre] != kEmpty || arrivals.sandwich_now ||
+  if (pos.count[p] == 0 || pos.cell[kCentre] != kEmpty || board.sandwich_now ||
       game_ended(pos)) {
     return false;
   }

@@ -9,6 +9,7 @@
 // Tests: biloba_movegen_test.cpp compares every list with the Turn walk on random games.
 #include <optional>
 
+#include "games/biloba/biloba_bits.h"
 #include "games/biloba/biloba_rules.h"
 
 namespace plateau::biloba {
@@ -17,28 +18,27 @@ namespace plateau::biloba {
 // start with forced captures. Does not look at whether the game has ended.
 bool start_capture_pending(const Position& pos, int colour);
 
-// Where a pawn of `colour` arriving by its move would sandwich something (§4.1), from the board
-// before the move: for every empty square A, the pawns T of `colour` such that A–S–T is a line
-// with an enemy pawn S in the middle. A move body from → A captures iff such a T other than
+// The board of one turn as sets of squares (biloba_bits.h), for the seat to move: its pawns,
+// every pawn, the empty squares; and where a pawn of the seat arriving by its move would
+// sandwich something (§4.1): arrivals[A] has bit d when A–S–T is a line in direction d with an
+// enemy pawn S and a pawn T of the seat. A move body from → A captures iff such a T other than
 // `from` exists (the vacated `from` no longer flanks; a vacated square cannot make a sandwich,
 // and the arriving pawn can only be a flanker, so nothing else changes). T is never the centre,
 // which is empty between turns, as A is never the centre at the end of a move.
-struct ArrivalCaptures {
-  std::array<std::uint8_t, kSquares> flankers{};  // how many such T (at most 8)
-  std::array<std::uint8_t, kSquares> flanker{};   // one of them, when there is one
-  bool sandwich_now = false;  // some P–S–T of `colour` already stands (start_capture_pending)
+struct TurnBoard {
+  Bits own = 0, occupied = 0, empty = 0;
+  std::array<std::uint8_t, kSquares> arrivals{};
+  bool sandwich_now = false;  // some P–S–T of the seat already stands (start_capture_pending)
 
-  ArrivalCaptures(const Position& pos, int colour);
-  bool captures(int from, int to) const {
-    return flankers[to] > 1 || (flankers[to] == 1 && flanker[to] != from);
-  }
+  TurnBoard(const Position& pos, int colour);
+  bool captures(int from, int to) const { return (arrivals[to] & ~two_away(to, from)) != 0; }
 };
 
 // True when the turn of pos.to_move starts plainly (§5.2): the game has not ended, the seat has
 // pawns, nothing is sandwiched at the start and the elimination test (≤ 2 pawns) is passed.
 // Such a turn goes straight to the choice of a pawn, if the seat has a legal move.
-// `arrivals` is ArrivalCaptures(pos, pos.to_move).
-bool plain_turn_start(const Position& pos, const ArrivalCaptures& arrivals);
+// `board` is TurnBoard(pos, pos.to_move).
+bool plain_turn_start(const Position& pos, const TurnBoard& board);
 
 // True when a pawn of `colour` standing on `square` of `cell` sandwiches an enemy pawn with
 // another pawn of `colour` (§4.1: P–S–T, T not the centre). `cell` is the board after the move.
@@ -71,48 +71,6 @@ inline Move body_token(int from, int to, int exit) {
   return exit < 0 ? Move{f, t} : Move{f, t, static_cast<Move::Code>(exit)};
 }
 
-namespace movegen_detail {
-
-// A pawn's candidates (§3.1) sorted by landing square, the order in which a Turn offers
-// destinations: direction d as a jump (offset 2·δ) or a step (offset δ), where the square
-// offsets of directions 0..7 are -10 -1 +8 -9 +9 -8 +1 +10.
-struct Candidate {
-  std::uint8_t direction;
-  bool jump;
-};
-inline constexpr std::array<Candidate, 16> kByLanding = {{
-    {0, true}, {3, true}, {5, true},     // -20 -18 -16
-    {0, false}, {3, false}, {5, false},  // -10 -9 -8
-    {1, true}, {1, false},               // -2 -1
-    {6, false}, {6, true},               // +1 +2
-    {2, false}, {4, false}, {7, false},  // +8 +9 +10
-    {2, true}, {4, true}, {7, true},     // +16 +18 +20
-}};
-
-// Legal destinations of the pawn of `colour` on `from` (§3.1), ascending. `centre_open` is
-// §3.3's test on this board.
-inline int sorted_destinations(const std::array<std::uint8_t, kSquares>& cell, int from,
-                               std::uint8_t jumps, bool centre_open,
-                               std::array<std::uint8_t, 8>& out) {
-  int n = 0;
-  for (const Candidate c : kByLanding) {
-    const int nb = neighbour(from, c.direction);
-    if (nb < 0) continue;
-    if (!c.jump) {
-      if (cell[nb] == kEmpty && (nb != kCentre || centre_open)) out[n++] = static_cast<std::uint8_t>(nb);
-      continue;
-    }
-    if (cell[nb] >= kMaxColours || !(jumps & (1u << c.direction))) continue;  // jumps a pawn
-    const int landing = beyond(from, c.direction);
-    if (landing >= 0 && landing != kCentre && cell[landing] == kEmpty) {
-      out[n++] = static_cast<std::uint8_t>(landing);
-    }
-  }
-  return n;
-}
-
-}  // namespace movegen_detail
-
 // Calls, for every complete turn of pos.to_move in for_each_turn's order (a pawn, then its
 // destination, then the centre exit, then refills; squares ascending at each choice, exits in
 // direction order), either
@@ -126,14 +84,25 @@ template <class Choices, class Quiet, class Full>
 void for_each_turn_fast(const Position& pos, bool pass_when_stuck, Choices& choices, Quiet&& quiet,
                         Full&& full) {
   const int p = pos.to_move;
-  const ArrivalCaptures arrivals(pos, p);
-  if (!plain_turn_start(pos, arrivals)) {
+  const TurnBoard board(pos, p);
+  if (!plain_turn_start(pos, board)) {
     choices.walk(Turn(pos, pass_when_stuck), full);
     return;
   }
+  // Steps go to empty neighbours, e5 only when open (§3.3); a jump needs a pawn to jump and an
+  // empty landing that is not e5, and goes only in the colour's directions (§3.2). jumpers[d]:
+  // the pawns that can jump in direction d.
+  const Bits centre = bit(kCentre);
+  const Bits step_to = (board.empty & neighbours_of(kCentre)) != 0 ? board.empty : board.empty & ~centre;
+  const Bits land = board.empty & ~centre;
   const std::uint8_t jumps = jump_directions(pos.players, p);
-  const bool open = centre_open(pos);
-  const std::array<std::uint8_t, kSquares>& cell = pos.cell;
+  std::array<Bits, kDirections> jumpers{};
+  Bits any_jumper = 0;
+  for (int d = 0; d < kDirections; ++d) {
+    if (!(jumps & (1u << d))) continue;
+    jumpers[d] = board.own & reaching(board.occupied, d, 1) & reaching(land, d, 2);
+    any_jumper |= jumpers[d];
+  }
   std::optional<Turn> start;  // the Turn at its first choice, made when a move captures
   auto through_turn = [&](int from, int to, int exit) {
     if (!start) start.emplace(Turn::at_first_choice(pos, pass_when_stuck));
@@ -143,18 +112,24 @@ void for_each_turn_fast(const Position& pos, bool pass_when_stuck, Choices& choi
     if (exit >= 0) t.choose(exit);
     choices.walk(t, full);
   };
-  std::array<std::uint8_t, 8> dest;
   int pawn = 0;  // pawns with a destination so far: the select choice's alternative index
-  for (int from = 0; from < kSquares; ++from) {
-    if (pos.cell[from] != p) continue;
-    const int n = movegen_detail::sorted_destinations(cell, from, jumps, open, dest);
-    if (n == 0) continue;
+  for (Bits pawns = board.own; pawns != 0; pawns &= pawns - 1) {
+    const int from = lowest(pawns);
+    Bits dest = neighbours_of(from) & step_to;
+    if (any_jumper & bit(from)) {
+      for (int d = 0; d < kDirections; ++d) {
+        if (jumpers[d] & bit(from)) dest |= bit(beyond(from, d));
+      }
+    }
+    if (dest == 0) continue;
     if (!choices.next(pawn++)) return;
-    for (int j = 0; j < n; ++j) {
-      if (!choices.next(j)) break;
-      const int to = dest[j];
+    // Ascending squares, the order in which a Turn offers destinations.
+    int j = 0;
+    for (; dest != 0; dest &= dest - 1) {
+      if (!choices.next(j++)) break;
+      const int to = lowest(dest);
       if (to != kCentre) {
-        if (arrivals.captures(from, to)) {
+        if (board.captures(from, to)) {
           through_turn(from, to, -1);
         } else {
           quiet(from, to, -1);
@@ -165,9 +140,9 @@ void for_each_turn_fast(const Position& pos, bool pass_when_stuck, Choices& choi
       int k = 0;
       for (int d = 0; d < kDirections; ++d) {
         const int exit = neighbour(kCentre, d);
-        if (exit == from || cell[exit] != kEmpty) continue;
+        if (exit == from || pos.cell[exit] != kEmpty) continue;
         if (!choices.next(k++)) break;
-        if (arrivals.captures(from, exit)) {
+        if (board.captures(from, exit)) {
           through_turn(from, kCentre, exit);
         } else {
           quiet(from, kCentre, exit);

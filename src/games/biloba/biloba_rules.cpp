@@ -286,6 +286,8 @@ int Turn::capture(bool full_scan) {
       if (s < 0 || pos_.cell[s] >= kMaxColours || pos_.cell[s] == p) continue;
       const int t = beyond(flanker, d);
       if (t < 0 || t == kCentre || pos_.cell[t] != p) continue;
+      if (targets_[flanker] == 0) flankers_[flanker_count_++] = static_cast<std::uint8_t>(flanker);
+      if (targets_[t] == 0) flankers_[flanker_count_++] = static_cast<std::uint8_t>(t);
       targets_[flanker] |= static_cast<std::uint8_t>(1u << d);
       targets_[t] |= static_cast<std::uint8_t>(1u << opposite(d));
       if (std::find(victims.begin(), victims.begin() + n, s) == victims.begin() + n) {
@@ -293,6 +295,7 @@ int Turn::capture(bool full_scan) {
       }
     }
   };
+  flanker_count_ = 0;  // every target was cleared when the last batch was done
   if (full_scan) {
     for (int sq = 0; sq < kSquares; ++sq) {
       if (pos_.cell[sq] == p) scan(sq);
@@ -303,6 +306,7 @@ int Turn::capture(bool full_scan) {
   fresh_count_ = 0;
   if (n == 0) return 0;
   std::sort(victims.begin(), victims.begin() + n);
+  std::sort(flankers_.begin(), flankers_.begin() + flanker_count_);
   if (log_) log_->batches.emplace_back();
   for (int i = 0; i < n; ++i) {
     const int s = victims[i];
@@ -329,15 +333,16 @@ bool Turn::pending(int square) const {
 void Turn::refill_loop() {
   // REPLACE(p) of §4.2/§5.3: stop when p has no pawn, the game has ended, or nothing is pending.
   if (pos_.count[seat_] > 0 && !game_ended(pos_)) {
-    for (int sq = 0; sq < kSquares; ++sq) {
-      if (pending(sq)) {
+    for (int i = 0; i < flanker_count_; ++i) {
+      if (pending(flankers_[i])) {
         phase_ = Phase::kRefillFrom;
         selected_ = -1;
         return;
       }
     }
   }
-  targets_ = {};
+  for (int i = 0; i < flanker_count_; ++i) targets_[flankers_[i]] = 0;
+  flanker_count_ = 0;
   capture_then_refill();
 }
 
@@ -376,8 +381,8 @@ int Turn::choices(std::array<std::uint8_t, kSquares>& out) const {
       return k;
     }
     case Phase::kRefillFrom:
-      for (int sq = 0; sq < kSquares; ++sq) {
-        if (pending(sq)) out[n++] = static_cast<std::uint8_t>(sq);
+      for (int i = 0; i < flanker_count_; ++i) {
+        if (pending(flankers_[i])) out[n++] = flankers_[i];
       }
       return n;
     case Phase::kRefillTo:

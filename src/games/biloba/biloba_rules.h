@@ -148,6 +148,10 @@ class Turn {
   // per pawn, and a colour has at most 16 pawns).
   std::array<std::uint8_t, 32> fresh_{};
   std::uint8_t fresh_count_ = 0;
+  // The squares given targets by the last CAPTURE, ascending (a colour has at most 16 pawns):
+  // the only candidates for a pending pawn, so REPLACE never scans the board.
+  std::array<std::uint8_t, 32> flankers_{};
+  std::uint8_t flanker_count_ = 0;
   Phase phase_ = Phase::kSelect;
   std::int8_t seat_ = 0;
   std::int8_t selected_ = -1;

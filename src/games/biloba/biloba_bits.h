@@ -1,0 +1,97 @@
+#pragma once
+// Biloba bitboards: a set of squares as one 128-bit word, bit = square (0..80, 9*y + x), for the
+// fast generator (biloba_movegen.h). Sets of a position's cells are read 16 at a time (SSE2
+// byte compares where available), and a whole set moves one or two squares in a direction with
+// a shift, masked so that nothing wraps round the board's sides.
+#include <cstdint>
+
+#include "games/biloba/biloba_board.h"
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+namespace plateau::biloba {
+
+using Bits = unsigned __int128;
+
+constexpr Bits bit(int square) { return Bits{1} << square; }
+
+namespace bits_detail {
+
+constexpr Bits grid_mask() { return (Bits{1} << kSquares) - 1; }
+
+struct BitTables {
+  std::array<Bits, kSquares> neighbours{};  // playable king-move neighbours of each square
+  // column_ok[d][k - 1]: the squares that can move k squares in direction d without leaving the
+  // 9 columns (rows are cut by the shift itself and by the grid mask).
+  std::array<std::array<Bits, 2>, kDirections> column_ok{};
+  // two_away[a][f]: bit d when f is the square beyond `a` in direction d (two steps).
+  std::array<std::array<std::uint8_t, kSquares>, kSquares> two_away{};
+};
+
+constexpr BitTables make_bit_tables() {
+  BitTables t{};
+  for (int sq = 0; sq < kSquares; ++sq) {
+    for (int d = 0; d < kDirections; ++d) {
+      const int n = neighbour(sq, d);
+      if (n >= 0 && is_playable(n)) t.neighbours[sq] |= bit(n);
+      for (int k = 1; k <= 2; ++k) {
+        const int x = x_of(sq) + k * kDx[d];
+        if (x >= 0 && x < kSize) t.column_ok[d][k - 1] |= bit(sq);
+      }
+      const int b = beyond(sq, d);
+      if (b >= 0) t.two_away[sq][b] = static_cast<std::uint8_t>(t.two_away[sq][b] | (1u << d));
+    }
+  }
+  return t;
+}
+
+inline constexpr BitTables kBits = make_bit_tables();
+
+}  // namespace bits_detail
+
+// Square offsets of the 8 directions (dx + 9·dy).
+inline constexpr std::array<int, kDirections> kOffset = {-10, -1, 8, -9, 9, -8, 1, 10};
+
+// The set `b` moved k (1 or 2) squares in direction d; squares leaving the grid are dropped.
+inline Bits shifted(Bits b, int d, int k) {
+  b &= bits_detail::kBits.column_ok[d][k - 1];
+  const int off = k * kOffset[d];
+  b = off > 0 ? b << off : b >> -off;
+  return b & bits_detail::grid_mask();
+}
+
+// The squares X with X + k·(direction d) in `b`.
+inline Bits reaching(Bits b, int d, int k) { return shifted(b, opposite(d), k); }
+
+inline Bits neighbours_of(int square) { return bits_detail::kBits.neighbours[square]; }
+// Bit d set when f is two squares from a in direction d (f == beyond(a, d)).
+inline std::uint8_t two_away(int a, int f) { return bits_detail::kBits.two_away[a][f]; }
+
+// The lowest square of a non-empty set.
+inline int lowest(Bits b) {
+  const auto lo = static_cast<std::uint64_t>(b);
+  return lo != 0 ? __builtin_ctzll(lo) : 64 + __builtin_ctzll(static_cast<std::uint64_t>(b >> 64));
+}
+
+// The squares whose cell equals `value`.
+inline Bits cells_equal(const std::array<std::uint8_t, kSquares>& cell, std::uint8_t value) {
+  Bits out = 0;
+#if defined(__SSE2__)
+  const __m128i v = _mm_set1_epi8(static_cast<char>(value));
+  for (int i = 0; i < 80; i += 16) {
+    const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(cell.data() + i));
+    const auto m = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(c, v)));
+    out |= Bits{m} << i;
+  }
+  if (cell[80] == value) out |= bit(80);
+#else
+  for (int sq = 0; sq < kSquares; ++sq) {
+    if (cell[sq] == value) out |= bit(sq);
+  }
+#endif
+  return out;
+}
+
+}  // namespace plateau::biloba
