@@ -67,5 +67,6 @@ BENCHMARK_CAPTURE(BM_BilobaLegalMovesAtStart, 2p, "biloba")->Unit(benchmark::kMi
 BENCHMARK_CAPTURE(BM_BilobaLegalMovesAtStart, 4p, "biloba(players=4)")
     ->Unit(benchmark::kMicrosecond);
 BENCHMARK_CAPTURE(BM_BilobaPerft, 2p_d3, "biloba", 3)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_BilobaPerft, 2p_d4, "biloba", 4)->Unit(benchmark::kMillisecond);
 
 }  // namespace

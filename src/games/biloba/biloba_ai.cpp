@@ -78,7 +78,11 @@ void BilobaState::order_moves(std::vector<Move>& moves) const {
     const Move& m = moves[i];
     int gain = 0;
     if (!quiet_body(board, m)) {
-      if (!start) start.emplace(start_turn());
+      // A token that starts with a square was made at the turn's first choice (§5.2 passed).
+      if (!start) {
+        start.emplace(m[0] < kSquares ? Turn::at_first_choice(pos_, game_->pass_when_stuck())
+                                      : start_turn());
+      }
       gain = turn_gain(pos_, after_move(*start, m), seat);
     }
     any = any || gain != 0;
@@ -107,7 +111,7 @@ Move BilobaState::playout_move(Rng& rng) const {
   BoundedChoices<decltype(never)> choices(kPlayoutChoices, &visited, never);
   for_each_turn_fast(
       pos_, game_->pass_when_stuck(), choices,
-      [&](int from, int to, int exit) { all.push_back(body_token(from, to, exit)); },
+      [&](int from, int to, int exit) { push_body(all, from, to, exit); },
       [&](const Turn& t) {
         const int g = turn_gain(pos_, t.position(), seat);
         if (g > best_gain) {

@@ -106,7 +106,7 @@ std::vector<Move> BilobaState::legal_moves() const {
   AllChoices all;
   for_each_turn_fast(
       pos_, game_->pass_when_stuck(), all,
-      [&moves](int from, int to, int exit) { moves.push_back(body_token(from, to, exit)); },
+      [&moves](int from, int to, int exit) { push_body(moves, from, to, exit); },
       [&moves](const Turn& t) { moves.push_back(t.token()); });
   return moves;
 }
@@ -140,7 +140,7 @@ std::vector<Move> BilobaState::bounded_distinct_moves(WorkBudget& budget) const 
         const int final_square = exit >= 0 ? exit : to;
         if (final_seen[final_square]) return;
         final_seen[final_square] = true;
-        moves.push_back(body_token(from, to, exit));
+        push_body(moves, from, to, exit);
       },
       [&](const Turn& t) {
         // The seat to move next follows from the board, so the cells decide the position.

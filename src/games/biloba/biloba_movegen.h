@@ -65,10 +65,13 @@ inline bool body_captures(std::array<std::uint8_t, kSquares>& cell, int from, in
   return found;
 }
 
-// The turn token of a move body alone: {from, to}, or {from, kCentre, exit} when exit >= 0.
-inline Move body_token(int from, int to, int exit) {
-  const auto f = static_cast<Move::Code>(from), t = static_cast<Move::Code>(to);
-  return exit < 0 ? Move{f, t} : Move{f, t, static_cast<Move::Code>(exit)};
+// Appends the turn token of a move body alone to `moves`: {from, to}, or {from, kCentre, exit}
+// when exit >= 0 (built in place: no temporary Move to copy).
+inline void push_body(std::vector<Move>& moves, int from, int to, int exit) {
+  Move& m = moves.emplace_back();
+  m.push_back(static_cast<Move::Code>(from));
+  m.push_back(static_cast<Move::Code>(to));
+  if (exit >= 0) m.push_back(static_cast<Move::Code>(exit));
 }
 
 // Calls, for every complete turn of pos.to_move in for_each_turn's order (a pawn, then its
