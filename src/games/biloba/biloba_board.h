@@ -37,6 +37,11 @@ struct BoardTables {
   std::array<CellType, kSquares> type{};
   std::array<std::array<std::int8_t, kDirections>, kSquares> neighbour{};
   std::array<std::array<std::int8_t, kDirections>, kSquares> beyond{};
+  // A capture line from each square (§4.1): the neighbour S and the square T beyond it in
+  // direction d, or 0 for both when the line leaves the grid or T is the centre (a flanker
+  // never stands there). Square 0 (a9) is a no-tile cell, so it never holds a pawn.
+  std::array<std::array<std::uint8_t, kDirections>, kSquares> line_s{};
+  std::array<std::array<std::uint8_t, kDirections>, kSquares> line_t{};
   // jumps[players - 2][colour]: bit d set when a pawn may jump in direction d (§3.2).
   std::array<std::array<std::uint8_t, kMaxColours>, 3> jumps{};
 };
@@ -64,6 +69,9 @@ constexpr BoardTables make_board_tables() {
     for (int d = 0; d < kDirections; ++d) {
       t.neighbour[sq][d] = grid_at(x + kDx[d], y + kDy[d]);
       t.beyond[sq][d] = grid_at(x + 2 * kDx[d], y + 2 * kDy[d]);
+      const bool line = t.neighbour[sq][d] >= 0 && t.beyond[sq][d] >= 0 && t.beyond[sq][d] != kCentre;
+      t.line_s[sq][d] = line ? static_cast<std::uint8_t>(t.neighbour[sq][d]) : 0;
+      t.line_t[sq][d] = line ? static_cast<std::uint8_t>(t.beyond[sq][d]) : 0;
     }
   }
   // Forward: orange down (dy > 0); blue up in 2 players, left (dx < 0) in 3-4; red up;

@@ -43,13 +43,7 @@ bool plain_turn_start(const Position& pos, const TurnBoard& board);
 // True when a pawn of `colour` standing on `square` of `cell` sandwiches an enemy pawn with
 // another pawn of `colour` (§4.1: P–S–T, T not the centre). `cell` is the board after the move.
 inline bool sandwiches(const std::array<std::uint8_t, kSquares>& cell, int square, int colour) {
-  for (int d = 0; d < kDirections; ++d) {
-    const int s = neighbour(square, d);
-    if (s < 0 || cell[s] >= kMaxColours || cell[s] == colour) continue;
-    const int t = beyond(square, d);
-    if (t >= 0 && t != kCentre && cell[t] == colour) return true;
-  }
-  return false;
+  return sandwich_directions(cell, square, colour) != 0;
 }
 
 // True when the move body from → to (to = the exit square of a centre walk) captures: the board

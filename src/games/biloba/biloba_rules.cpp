@@ -281,11 +281,10 @@ int Turn::capture(bool full_scan) {
   std::array<std::uint8_t, kSquares> victims;
   int n = 0;
   auto scan = [&](int flanker) {
-    for (int d = 0; d < kDirections; ++d) {
+    for (unsigned m = sandwich_directions(pos_.cell, flanker, p); m != 0; m &= m - 1) {
+      const int d = __builtin_ctz(m);
       const int s = neighbour(flanker, d);
-      if (s < 0 || pos_.cell[s] >= kMaxColours || pos_.cell[s] == p) continue;
       const int t = beyond(flanker, d);
-      if (t < 0 || t == kCentre || pos_.cell[t] != p) continue;
       if (targets_[flanker] == 0) flankers_[flanker_count_++] = static_cast<std::uint8_t>(flanker);
       if (targets_[t] == 0) flankers_[flanker_count_++] = static_cast<std::uint8_t>(t);
       targets_[flanker] |= static_cast<std::uint8_t>(1u << d);
@@ -305,8 +304,8 @@ int Turn::capture(bool full_scan) {
   }
   fresh_count_ = 0;
   if (n == 0) return 0;
-  std::sort(victims.begin(), victims.begin() + n);
-  std::sort(flankers_.begin(), flankers_.begin() + flanker_count_);
+  if (n > 1) std::sort(victims.begin(), victims.begin() + n);
+  if (flanker_count_ > 1) std::sort(flankers_.begin(), flankers_.begin() + flanker_count_);
   if (log_) log_->batches.emplace_back();
   for (int i = 0; i < n; ++i) {
     const int s = victims[i];

@@ -25,6 +25,23 @@ inline constexpr Move::Code kCodeOut = 101;      // "out": eliminated at turn st
 inline constexpr Move::Code kCodePlusOut = 102;  // "+out": eliminated after forced captures
 inline constexpr Move::Code kCodePass = 103;     // "pass": no legal move (Plateau only, §3.4)
 
+// Directions d in which a pawn of `colour` on `square` of `cell` flanks a sandwich (§4.1): an
+// enemy pawn on the neighbour S and a pawn of `colour` on the square T beyond it, T not the
+// centre. Branch-free over the 8 lines (the capture scans are the rules' innermost loop).
+inline std::uint8_t sandwich_directions(const std::array<std::uint8_t, kSquares>& cell, int square,
+                                        int colour) {
+  const auto& ls = detail::kBoard.line_s[square];
+  const auto& lt = detail::kBoard.line_t[square];
+  unsigned mask = 0;
+  for (int d = 0; d < kDirections; ++d) {
+    const unsigned s = cell[ls[d]], t = cell[lt[d]];
+    const unsigned hit = (s < kMaxColours) & (s != static_cast<unsigned>(colour)) &
+                         (t == static_cast<unsigned>(colour));
+    mask |= hit << d;
+  }
+  return static_cast<std::uint8_t>(mask);
+}
+
 struct Position {
   std::array<std::uint8_t, kSquares> cell{};  // colour, kEmpty or kWall
   // Pawn identity (§2.4): number of the pawn on each square within its colour (kNoPawn where
