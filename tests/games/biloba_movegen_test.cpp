@@ -88,6 +88,33 @@ void reference_order(const BilobaState& s, std::vector<Move>& moves) {
   moves = sorted;
 }
 
+// The playout policy as it was: one bounded pass over the turns, the best capture half of the
+// time, otherwise any turn.
+Move reference_playout_move(const BilobaState& s, Rng& rng) {
+  std::vector<Move> all;
+  int best_gain = 0;
+  std::size_t best = 0;
+  const Position& before = s.position();
+  std::uint64_t visited = 0;
+  for_each_turn_bounded(
+      s.start_turn(),
+      [&](const Turn& t) {
+        int g = 0;
+        for (int seat = 0; seat < before.players; ++seat) {
+          const int lost = before.count[seat] - t.position().count[seat];
+          g += seat == before.to_move ? -lost : lost;
+        }
+        if (g > best_gain) {
+          best_gain = g;
+          best = all.size();
+        }
+        all.push_back(t.token());
+      },
+      20'000, &visited, [] { return false; });
+  if (best_gain > 0 && rng.below(2) == 0) return all[best];
+  return all[rng.below(static_cast<std::uint32_t>(all.size()))];
+}
+
 bool same_position(const Position& a, const Position& b) {
   return a == b && a.pawn_id == b.pawn_id && a.count == b.count;
 }
@@ -145,6 +172,10 @@ Coverage check_random_games(const std::string& spec, int games, int max_plies, s
       s.order_moves(ordered);
       reference_order(s, want_order);
       EXPECT_EQ(ordered, want_order) << s.serialize();
+      Rng fast_rng(seed + ply), ref_rng(seed + ply);
+      for (int k = 0; k < 3; ++k) {
+        EXPECT_EQ(s.playout_move(fast_rng), reference_playout_move(s, ref_rng)) << s.serialize();
+      }
       state->apply(moves[rng.below(static_cast<std::uint32_t>(moves.size()))]);
     }
   }

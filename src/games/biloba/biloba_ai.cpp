@@ -89,8 +89,9 @@ void BilobaState::order_moves(std::vector<Move>& moves) const {
     keyed.emplace_back(-gain, i);
   }
   if (!any) return;  // every key equal: the stable order is the given one
-  std::stable_sort(keyed.begin(), keyed.end(),
-                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  // (key, index) pairs are distinct, so sorting them is the stable sort by key, without the
+  // buffer std::stable_sort allocates.
+  std::sort(keyed.begin(), keyed.end());
   std::vector<Move> sorted;
   sorted.reserve(moves.size());
   for (const auto& k : keyed) sorted.push_back(std::move(moves[k.second]));
