@@ -5,6 +5,9 @@
 #include "core/perft.h"
 #include "core/random.h"
 #include "core/registry.h"
+#include "games/biloba/biloba_classic.h"
+#include "games/biloba/biloba_game.h"
+#include "games/biloba/biloba_threats.h"
 #include "games/register.h"
 
 namespace {
@@ -59,6 +62,29 @@ void BM_BilobaPerft(benchmark::State& st, const char* spec, int depth) {
       benchmark::Counter(static_cast<double>(nodes), benchmark::Counter::kIsIterationInvariantRate);
 }
 
+// Threatened pawns of both colours (the evaluation's threat term) in a middle-game position:
+// the classic player's loop (threatened_count) against the bitboard count (biloba_threats.h).
+void BM_BilobaThreatCount(benchmark::State& st, bool fast) {
+  plateau::register_builtin_games();
+  auto s = plateau::make_game("biloba")->initial_state();
+  plateau::Rng rng(12345);
+  for (int i = 0; i < 10 && !s->is_terminal(); ++i) {
+    auto moves = s->legal_moves();
+    s->apply(moves[rng.below(static_cast<std::uint32_t>(moves.size()))]);
+  }
+  const auto& pos = static_cast<const plateau::biloba::BilobaState&>(*s).position();
+  int n = 0;
+  for (auto _ : st) {
+    for (int c = 0; c < 2; ++c) {
+      n += fast ? plateau::biloba::threatened_count_fast(pos, c)
+                : plateau::biloba::threatened_count(pos, c);
+    }
+    benchmark::DoNotOptimize(n);
+  }
+}
+
+BENCHMARK_CAPTURE(BM_BilobaThreatCount, classic, false)->Unit(benchmark::kNanosecond);
+BENCHMARK_CAPTURE(BM_BilobaThreatCount, bitboards, true)->Unit(benchmark::kNanosecond);
 BENCHMARK_CAPTURE(BM_BilobaRandomPlayout, 2p_cap1000, "biloba(turn_cap=1000)")
     ->Unit(benchmark::kMillisecond);
 BENCHMARK_CAPTURE(BM_BilobaRandomPlayout, 4p_cap1000, "biloba(players=4,turn_cap=1000)")
