@@ -125,7 +125,7 @@ std::vector<Move> BilobaState::bounded_distinct_moves(WorkBudget& budget) const 
   // a centre walk, or two walks: the first in choice order is kept). A turn that captures
   // changes the pawn counts, so it never reaches the position of one that does not.
   int last_from = -1;
-  std::array<bool, kSquares> final_seen{};
+  Bits final_seen = 0;
   std::unordered_set<std::array<std::uint8_t, kSquares>, CellsHash> seen;
   std::uint64_t visited = budget.used;
   auto stop = [&budget] { return budget.stop && budget.stop(); };
@@ -135,11 +135,11 @@ std::vector<Move> BilobaState::bounded_distinct_moves(WorkBudget& budget) const 
       [&](int from, int to, int exit) {
         if (from != last_from) {
           last_from = from;
-          final_seen = {};
+          final_seen = 0;
         }
-        const int final_square = exit >= 0 ? exit : to;
-        if (final_seen[final_square]) return;
-        final_seen[final_square] = true;
+        const Bits final_square = bit(exit >= 0 ? exit : to);
+        if (final_seen & final_square) return;
+        final_seen |= final_square;
         push_body(moves, from, to, exit);
       },
       [&](const Turn& t) {

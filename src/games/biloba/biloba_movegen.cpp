@@ -2,22 +2,6 @@
 
 namespace plateau::biloba {
 
-bool start_capture_pending(const Position& pos, int colour) {
-  // Every sandwich P–S–T is seen from one of its flankers in one of the directions 0..3
-  // (from the other flanker it lies in the opposite direction 7 - d), so half the lines do.
-  // Pawns never stand on the centre between turns, so P is never e5.
-  for (int sq = 0; sq < kSquares; ++sq) {
-    if (pos.cell[sq] != colour) continue;
-    for (int d = 0; d < kDirections / 2; ++d) {
-      const int s = neighbour(sq, d);
-      if (s < 0 || pos.cell[s] >= kMaxColours || pos.cell[s] == colour) continue;
-      const int t = beyond(sq, d);
-      if (t >= 0 && t != kCentre && pos.cell[t] == colour) return true;
-    }
-  }
-  return false;
-}
-
 TurnBoard::TurnBoard(const Position& pos, int colour)
     : own(cells_equal(pos.cell, static_cast<std::uint8_t>(colour))),
       empty(cells_equal(pos.cell, kEmpty)) {

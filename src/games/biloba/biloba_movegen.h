@@ -3,20 +3,18 @@
 // same turns in the same order as walking a Turn (for_each_turn), but most turns never touch
 // the Turn machine: a turn that starts without forced captures or an elimination (§5.2) and
 // whose move sandwiches nothing is just its move body {from, to} or {from, e5, exit}, found from
-// the board with the line tables of biloba_board.h and one O(8) capture test at the arrival
-// square. Only the rest (turn-start captures, eliminations, passes, moves that capture and
-// their refill choices, §4.2) is handed to a Turn, started once per position and only if needed.
+// the board read as bitboards (biloba_bits.h: destinations as sets, already in ascending order)
+// and one table lookup telling whether the arrival square sandwiches something. Only the rest
+// (turn-start captures, eliminations, passes, moves that capture and their refill choices,
+// §4.2) is handed to a Turn, made once per position at its first choice and only if needed.
 // Tests: biloba_movegen_test.cpp compares every list with the Turn walk on random games.
 #include <optional>
+#include <vector>
 
 #include "games/biloba/biloba_bits.h"
 #include "games/biloba/biloba_rules.h"
 
 namespace plateau::biloba {
-
-// True when a sandwich P–S–T of `colour` (§4.1) stands on the board: the turn of `colour` would
-// start with forced captures. Does not look at whether the game has ended.
-bool start_capture_pending(const Position& pos, int colour);
 
 // The board of one turn as sets of squares (biloba_bits.h), for the seat to move: its pawns,
 // every pawn, the empty squares; and where a pawn of the seat arriving by its move would
@@ -28,7 +26,7 @@ bool start_capture_pending(const Position& pos, int colour);
 struct TurnBoard {
   Bits own = 0, occupied = 0, empty = 0;
   std::array<std::uint8_t, kSquares> arrivals{};
-  bool sandwich_now = false;  // some P–S–T of the seat already stands (start_capture_pending)
+  bool sandwich_now = false;  // some P–S–T of the seat stands: the turn starts with captures
 
   TurnBoard(const Position& pos, int colour);
   bool captures(int from, int to) const { return (arrivals[to] & ~two_away(to, from)) != 0; }
