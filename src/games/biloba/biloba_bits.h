@@ -13,7 +13,8 @@
 
 namespace plateau::biloba {
 
-using Bits = unsigned __int128;
+// (__extension__: GCC and Clang have 128-bit integers; -Wpedantic would flag the type.)
+__extension__ typedef unsigned __int128 Bits;
 
 constexpr Bits bit(int square) { return Bits{1} << square; }
 
