@@ -165,8 +165,9 @@ void BilobaState::apply(const Move& move) {
     pos_.to_move = next_seat(pos_, pos_.to_move);
   } else {
     // A token that starts with a square was made at the turn's first choice (§5.2 passed).
-    Turn turn = move[0] < kSquares ? Turn::at_first_choice(pos_, game_->pass_when_stuck())
-                                   : start_turn();
+    Turn turn = from < kSquares || (n > 3 && move[0] < kSquares)
+                    ? Turn::at_first_choice(pos_, game_->pass_when_stuck())
+                    : start_turn();
     for (Move::Code code : move) {
       if (code < kSquares) turn.choose(code);
     }
