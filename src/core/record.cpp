@@ -312,7 +312,16 @@ std::string write_record(const State& initial, const std::vector<Move>& moves,
   if (!header.seats.empty()) tag("Seats", join(header.seats, ","));
   if (!header.date.empty()) tag("Date", header.date);
   tag("Result", header.result.empty() ? result_string(*state) : header.result);
-  for (const auto& [k, v] : header.extra_tags) tag(k, v);
+  bool has_termination = false;
+  for (const auto& [k, v] : header.extra_tags) {
+    tag(k, v);
+    has_termination = has_termination || k == "Termination";
+  }
+  // A game the rules ended in an unusual way says how (State::termination), unless the header
+  // already did.
+  if (!has_termination && header.result.empty() && !state->termination().empty()) {
+    tag("Termination", state->termination());
+  }
 
   std::string line;
   for (const std::string& token : tokens) {
