@@ -263,7 +263,9 @@ ReplayedGame replay_record(const Record& record) {
     }
   }
   const std::string result = record.tag("Result");
-  if (out.state->is_terminal() && !result.empty() && result != "*" &&
+  // A seat that resigned a game of 3+ seats played on by computer (the server's Resigned
+  // tag): its result is not the board's.
+  if (out.state->is_terminal() && !result.empty() && result != "*" && record.tag("Resigned").empty() &&
       result != result_string(*out.state)) {
     throw RecordError(0, "Result tag says " + result + " but the moves end in " +
                              result_string(*out.state));

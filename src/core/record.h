@@ -9,7 +9,9 @@
 //   1. H11 2. J12 3. H12
 //
 // Recognised tags: Game (required), Options, Position (a serialised start position when the game
-// did not start from the standard one), Seats (comma-separated names), Date, Result. Other tags
+// did not start from the standard one), Seats (comma-separated names), Date, Result, Resigned
+// (seat labels of the seats that resigned a game of 3+ seats and were played on by the
+// computer: the Result is then the table's, not the board's). Other tags
 // (Termination: how the game ended, e.g. "no progress" or, on the server, "resign") are kept
 // as they are. Move text: ply numbers "N." are optional and skipped; a token may carry
 // a seat prefix "A:S4"; "X:pass" records a forced pass of seat X and is checked to be forced;

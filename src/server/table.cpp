@@ -173,10 +173,20 @@ void Table::fetch_record(std::function<void(std::string)> reply) {
     RecordHeader header;
     header.seats = self->players_by_game_seat();
     header.date = utc_date(self->started_ms_);
-    if (self->status_ == TableStatus::kOver && self->reason_ != "rules") {
+    // The table's result when it is not the rules' own: a resignation, time, agreement, or a
+    // seat that resigned a game of 3+ seats (its share went to the others).
+    if (self->status_ == TableStatus::kOver &&
+        (self->reason_ != "rules" || !self->resigned_.empty())) {
       header.result = self->result_;
     }
     header.extra_tags.emplace_back("Board", std::to_string(self->number_));
+    if (!self->resigned_.empty()) {
+      std::vector<std::string> labels;
+      for (int ts : self->resigned_) {
+        labels.push_back(self->game_->seat_label(self->game_seat_of_table_seat(ts)));
+      }
+      header.extra_tags.emplace_back("Resigned", join(labels, ","));
+    }
     if (!self->reason_.empty()) header.extra_tags.emplace_back("Termination", self->reason_);
     // Only what is on disk: a move still being written (and maybe refused) is not shown yet.
     std::vector<Move> moves;
