@@ -6,7 +6,10 @@ game of 3+ seats is answered at once (the computer plays the seat on, its result
 computers play on without pause, and the no-progress rule (300 quiet turns) or the rules end the
 game; the end line, the JSON-free text port and the record say how.
 Usage: biloba_table_end_test.py PLATEAU_BINARY"""
+import json
+import os
 import re
+import sqlite3
 import sys
 
 from plateau_harness import Server, answer, run_tests
@@ -84,5 +87,56 @@ def test_no_progress_option_at_a_table():
             server.kill()
 
 
+# Orange has one lone pawn on a5 that can never take: its first turn is `out` (§6.2).
+DOOMED = ("##.....##/#.......#/........B/.......BB/O...*.BB./.......BB/....R...B/#..RRR..#/"
+          "##RR.RR## O 3")
+
+
+def test_an_eliminated_person_is_answered_at_once():
+    server = Server(BINARY, extra=["--rate", "1000"]).start()
+    try:
+        alice = server.text("alice", "pw-alice", register=True)
+        alice.send("biloba challenge -players=3 alice cpu:2 cpu:3")
+        alice.expect(r"^New Biloba Board 101$")
+        assert server.stop() == 0
+        # The table starts from DOOMED instead (the snapshot's start position).
+        db = os.path.join(server.data_dir, "data", "plateau.db")
+        with sqlite3.connect(db) as c:
+            (data,) = c.execute("SELECT data FROM tables WHERE number = 101").fetchone()
+            snapshot = json.loads(data)
+            snapshot["initial"] = DOOMED
+            c.execute("UPDATE tables SET data = ? WHERE number = 101", (json.dumps(snapshot),))
+        server.start()
+        alice = server.text("alice", "pw-alice")
+        alice.send("move 101 out#1")
+        alice.expect(r"^biloba 101: 1\. O alice out$")
+        alice.expect(r"^biloba 101: 3\. R cpu:3 ")
+        # Orange has no pawns: its turn never comes. What needs it is refused at once...
+        alice.send("queue 101 e7-e6")
+        alice.expect(r"^error: you have no turn left at biloba 101: your side is out of the game")
+        alice.send("move 101 e7-e6")
+        alice.expect(r"^error: you have no turn left at biloba 101")
+        # A resignation too (it used to wait for "your next turn").
+        alice.send("resign 101")
+        alice.expect(r"^You resign at biloba 101: the others play on")
+        # ... and nothing else waits for it: the computers finish the game alone, the
+        # no-progress rule at the latest (a timeout, not a speed target).
+        m = alice.expect(END, timeout=60)
+        print(m.group(0), flush=True)
+        result, reason = m.group(2), m.group(3)
+        assert result.startswith("0-"), m.group(0)
+        status, record = server.http_get("/records/biloba/101")
+        assert status == 200, status
+        assert f'[Position "{DOOMED}"]' in record, record
+        assert "O:out" in record, record
+        if reason == "no progress":
+            assert '[Termination "no progress"]' in record, record
+        assert server.stop() == 0
+    finally:
+        if server.alive():
+            server.kill()
+
+
 if __name__ == "__main__":
-    run_tests([test_resigned_person_and_two_cpus_finish, test_no_progress_option_at_a_table])
+    run_tests([test_resigned_person_and_two_cpus_finish, test_no_progress_option_at_a_table,
+               test_an_eliminated_person_is_answered_at_once])
