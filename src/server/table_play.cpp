@@ -127,6 +127,7 @@ void Table::cmd_answer(Tx& tx, bool accept) {
   require_playing();
   const int mine = table_seat_of(tx.caller.user);
   if (mine < 0) throw CommandError("you do not play at " + label());
+  if (resigned_.count(mine)) throw CommandError("you have resigned at " + label());
   if (!request_) throw CommandError("there is no draw offer or undo request to answer");
   if (request_->by == mine) throw CommandError("you cannot answer your own request");
   const RequestKind kind = request_->kind;
