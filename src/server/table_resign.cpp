@@ -2,7 +2,6 @@
 // player whose colour has no pawns left is skipped for ever, so nothing may wait for its turn.
 #include <spdlog/spdlog.h>
 
-#include <numeric>
 
 #include "core/error.h"
 #include "server/table.h"
