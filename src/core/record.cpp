@@ -263,7 +263,9 @@ ReplayedGame replay_record(const Record& record) {
     }
   }
   const std::string result = record.tag("Result");
-  if (out.state->is_terminal() && !result.empty() && result != "*" &&
+  // A seat that resigned a game of 3+ seats played on by computer (the server's Resigned
+  // tag): its result is not the board's.
+  if (out.state->is_terminal() && !result.empty() && result != "*" && record.tag("Resigned").empty() &&
       result != result_string(*out.state)) {
     throw RecordError(0, "Result tag says " + result + " but the moves end in " +
                              result_string(*out.state));
@@ -312,7 +314,16 @@ std::string write_record(const State& initial, const std::vector<Move>& moves,
   if (!header.seats.empty()) tag("Seats", join(header.seats, ","));
   if (!header.date.empty()) tag("Date", header.date);
   tag("Result", header.result.empty() ? result_string(*state) : header.result);
-  for (const auto& [k, v] : header.extra_tags) tag(k, v);
+  bool has_termination = false;
+  for (const auto& [k, v] : header.extra_tags) {
+    tag(k, v);
+    has_termination = has_termination || k == "Termination";
+  }
+  // A game the rules ended in an unusual way says how (State::termination), unless the header
+  // already did.
+  if (!has_termination && header.result.empty() && !state->termination().empty()) {
+    tag("Termination", state->termination());
+  }
 
   std::string line;
   for (const std::string& token : tokens) {

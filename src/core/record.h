@@ -9,8 +9,11 @@
 //   1. H11 2. J12 3. H12
 //
 // Recognised tags: Game (required), Options, Position (a serialised start position when the game
-// did not start from the standard one), Seats (comma-separated names), Date, Result. Other tags
-// are kept as they are. Move text: ply numbers "N." are optional and skipped; a token may carry
+// did not start from the standard one), Seats (comma-separated names), Date, Result, Resigned
+// (seat labels of the seats that resigned a game of 3+ seats and were played on by the
+// computer: the Result is then the table's, not the board's). Other tags
+// (Termination: how the game ended, e.g. "no progress" or, on the server, "resign") are kept
+// as they are. Move text: ply numbers "N." are optional and skipped; a token may carry
 // a seat prefix "A:S4"; "X:pass" records a forced pass of seat X and is checked to be forced;
 // result tokens ("1-0", "0-1", "1/2-1/2", "*") are skipped; "{...}" comments are skipped.
 #include <memory>
@@ -71,7 +74,9 @@ struct RecordHeader {
 
 // Writes the record of `moves` played from `initial` (moves must be legal in sequence). Adds
 // a Position tag when `initial` is not the game's standard start. Result is computed from the
-// final position ("*" while unfinished) unless header.result is set.
+// final position ("*" while unfinished) unless header.result is set. When the final position
+// has a termination() (e.g. Biloba's "no progress"), no header.result is set and extra_tags has
+// no Termination, a [Termination "no progress"] tag follows the others.
 std::string write_record(const State& initial, const std::vector<Move>& moves,
                          const RecordHeader& header = {});
 

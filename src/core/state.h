@@ -81,6 +81,15 @@ class State {
   virtual std::vector<double> returns() const = 0;
   // One line describing the outcome (e.g. "Game over: A 1, B 2. B wins."), "" before the end.
   virtual std::string result_text() const = 0;
+  // Why a finished game ended when it is not the game's ordinary end (checkmate-like rules):
+  // a short lower-case phrase such as "no progress" or "turn cap" (Biloba), "" otherwise and
+  // before the end. Records write it as their Termination tag; the server's end event carries
+  // it as its reason.
+  virtual std::string termination() const { return {}; }
+  // False when `seat` will never move again in this game (Biloba: a colour with no pawns left;
+  // current_seat() skips it), and for every seat once terminal. A table answers such a seat's
+  // resignation at once instead of waiting for a turn that never comes.
+  virtual bool seat_in_play(int seat) const { return !is_terminal() && seat >= 0; }
 
   // Canonical notation of `move` in this position (the position the move is played from).
   virtual std::string move_to_string(const Move& move) const = 0;

@@ -173,10 +173,20 @@ void Table::fetch_record(std::function<void(std::string)> reply) {
     RecordHeader header;
     header.seats = self->players_by_game_seat();
     header.date = utc_date(self->started_ms_);
-    if (self->status_ == TableStatus::kOver && self->reason_ != "rules") {
+    // The table's result when it is not the rules' own: a resignation, time, agreement, or a
+    // seat that resigned a game of 3+ seats (its share went to the others).
+    if (self->status_ == TableStatus::kOver &&
+        (self->reason_ != "rules" || !self->resigned_.empty())) {
       header.result = self->result_;
     }
     header.extra_tags.emplace_back("Board", std::to_string(self->number_));
+    if (!self->resigned_.empty()) {
+      std::vector<std::string> labels;
+      for (int ts : self->resigned_) {
+        labels.push_back(self->game_->seat_label(self->game_seat_of_table_seat(ts)));
+      }
+      header.extra_tags.emplace_back("Resigned", join(labels, ","));
+    }
     if (!self->reason_.empty()) header.extra_tags.emplace_back("Termination", self->reason_);
     // Only what is on disk: a move still being written (and maybe refused) is not shown yet.
     std::vector<Move> moves;
@@ -297,7 +307,8 @@ bool Table::everyone_moved() const {
 std::vector<int> Table::human_seats_except(int table_seat) const {
   std::vector<int> out;
   for (std::size_t s = 0; s < seats_.size(); ++s) {
-    if (static_cast<int>(s) != table_seat && seats_[s].kind == SeatKind::kUser) {
+    if (static_cast<int>(s) != table_seat && seats_[s].kind == SeatKind::kUser &&
+        !resigned_.count(static_cast<int>(s))) {
       out.push_back(static_cast<int>(s));
     }
   }

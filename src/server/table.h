@@ -189,7 +189,10 @@ class Table : public std::enable_shared_from_this<Table> {
     // Run on the strand once the batch is durable, after the events are delivered.
     std::vector<std::function<void()>> after_commit;
   };
-  static constexpr std::size_t kChatKept = 50;  // chat lines kept in memory (and shown)
+  static constexpr std::size_t kChatKept = 50;
+  // Plays the turns of a seat that resigned a game of 3+ seats: a fast bot, the seat no longer
+  // competes.
+  static constexpr const char* kResignedBot = "greedy";  // chat lines kept in memory (and shown)
   using Action = std::function<void(Tx&)>;
   struct Job {
     Caller caller;
@@ -244,6 +247,18 @@ class Table : public std::enable_shared_from_this<Table> {
   void cmd_move(Tx& tx, const Command& c);
   void cmd_queue(Tx& tx, const Command& c);
   void cmd_resign(Tx& tx);
+  // A resignation in a game of 3+ seats (table_resign.cpp): at once, whoever is to move. The
+  // seat leaves the contest and the others play on (its turns are played by the computer);
+  // when one contender or none is left, the game ends (reason "resign").
+  void resign_from_many(Tx& tx, int table_seat);
+  // Throws CommandError when `table_seat` has no turn to play any more: it resigned (the
+  // computer plays its pawns) or its side is out of the game (State::seat_in_play).
+  void require_turns_left(int table_seat) const;
+  // True when the computer plays the turns of `table_seat`: a CPU seat or a resigned seat.
+  bool computer_plays(int table_seat) const;
+  // The rules' `returns` (by game seat) with the resigned seats' share given to the others,
+  // in proportion to what they have (equally when they have nothing).
+  std::vector<double> without_resigned(std::vector<double> returns) const;
   void cmd_request(Tx& tx, RequestKind kind);
   void cmd_answer(Tx& tx, bool accept);
   void cmd_show(Tx& tx, const Command& c);
@@ -361,6 +376,9 @@ class Table : public std::enable_shared_from_this<Table> {
   std::optional<Request> request_;
   std::map<std::string, std::string> queued_;  // lower-case user -> "MOVE" or "MOVE#n"
   std::set<std::string> queued_resign_;
+  // Table seats that resigned a game of 3+ seats (issue 14): out of the contest, their turns
+  // are played by the computer (kResignedBot) and their result is 0 whatever the board says.
+  std::set<int> resigned_;
   std::map<std::string, std::string> table_flags_;  // invisible, drawseat, host, result
   std::set<std::string> invited_;                   // lower-case names invited with /invite
   std::string record_key_;  // secret of the record URL while invisible (table_access.h)

@@ -349,6 +349,7 @@ void Table::cmd_start(Tx& tx, bool rated) {
   request_.reset();
   queued_.clear();
   queued_resign_.clear();
+  resigned_.clear();
   status_ = TableStatus::kPlaying;
   started_ms_ = turn_started_ms_ = TableServices::now_ms();
   bank_ms_.assign(static_cast<std::size_t>(n), clock_.base_ms);

@@ -60,12 +60,14 @@ void Table::play(Tx& tx, const Move& move, int seat, bool automatic) {
 void Table::after_move(Tx& tx) {
   for (int guard = 0; guard < 10000; ++guard) {
     if (state_->is_terminal()) {
-      end_game(tx, state_->returns(), "rules");
+      // The rules' own end is "rules"; an end such as Biloba's no-progress draw says which.
+      const std::string why = state_->termination();
+      end_game(tx, without_resigned(state_->returns()), why.empty() ? "rules" : why);
       return;
     }
     const int ts = seat_to_move();
     const SeatOwner& owner = seats_[static_cast<std::size_t>(ts)];
-    if (owner.kind != SeatKind::kUser) return;
+    if (owner.kind != SeatKind::kUser || resigned_.count(ts)) return;
     const std::string key = to_lower(owner.name);
     if (queued_resign_.erase(key)) {
       resign_seat(tx, ts, "Resign");
@@ -155,7 +157,7 @@ void Table::on_cpu_move(Tx& tx, int ply, const Move& move) {
   thinking_ = false;
   if (status_ != TableStatus::kPlaying || static_cast<int>(moves_.size()) != ply) return;
   const int ts = seat_to_move();
-  if (ts < 0 || seats_[static_cast<std::size_t>(ts)].kind != SeatKind::kCpu) return;
+  if (ts < 0 || !computer_plays(ts)) return;
   play(tx, move, state_->current_seat(), true);
   after_move(tx);
 }
@@ -195,8 +197,11 @@ void Table::arm_clock() {
 void Table::maybe_think() {
   // An external table's CPU seats are played by its external game (table_external.cpp).
   if (thinking_ || status_ != TableStatus::kPlaying || !external_.empty()) return;
+  // No pause between computer moves, even when no person is left in play (issue 14): each
+  // move is one job on the table's strand and one store commit, so a table of computers alone
+  // takes one move per turn of the event loop and cannot starve the others.
   const int ts = seat_to_move();
-  if (ts < 0 || seats_[static_cast<std::size_t>(ts)].kind != SeatKind::kCpu) return;
+  if (ts < 0 || !computer_plays(ts)) return;
   const int ply = static_cast<int>(moves_.size());
   auto& bot = bots_[static_cast<std::size_t>(ts)];
   if (!bot) {
@@ -213,7 +218,8 @@ void Table::maybe_think() {
     }
     options.movetime_ms = std::max<std::int64_t>(options.movetime_ms, 50);
     try {
-      bot = make_bot(seats_[static_cast<std::size_t>(ts)].name, options);
+      const SeatOwner& owner = seats_[static_cast<std::size_t>(ts)];
+      bot = make_bot(owner.kind == SeatKind::kCpu ? owner.name : kResignedBot, options);
     } catch (const std::exception& e) {
       const std::string why = e.what();
       post(
@@ -248,7 +254,7 @@ void Table::cpu_failed(Tx& tx, int ply, const std::string& why) {
   thinking_ = false;
   if (status_ != TableStatus::kPlaying || static_cast<int>(moves_.size()) != ply) return;
   const int ts = seat_to_move();
-  if (ts < 0 || seats_[static_cast<std::size_t>(ts)].kind != SeatKind::kCpu) return;
+  if (ts < 0 || !computer_plays(ts)) return;
   // A computer player that cannot play this game (e.g. a level the game does not support)
   // must not stall the table: it forfeits.
   spdlog::error("table {}: {} cannot move: {}", label(), owner_name(ts), why);

@@ -22,6 +22,7 @@ void Table::cmd_move(Tx& tx, const Command& c) {
   require_playing();
   const int mine = table_seat_of(tx.caller.user);
   if (mine < 0) throw CommandError("you do not play at " + label());
+  require_turns_left(mine);
   const int to_move = seat_to_move();
   if (to_move != mine)
     throw CommandError("it is not your turn: it is " + owner_name(to_move) + "'s turn");
@@ -52,6 +53,8 @@ void Table::cmd_queue(Tx& tx, const Command& c) {
   require_playing();
   const int mine = table_seat_of(tx.caller.user);
   if (mine < 0) throw CommandError("you do not play at " + label());
+  // A move queued for a turn that never comes would wait for ever: refused at once.
+  require_turns_left(mine);
   if (seat_to_move() == mine) return cmd_move(tx, c);
   if (c.args.at(0).size() > 200) throw CommandError("queued move too long");
   // The #n stays with the move: play_queued() plays it only at ply n.
@@ -73,7 +76,18 @@ void Table::cmd_resign(Tx& tx) {
   require_playing();
   const int mine = table_seat_of(tx.caller.user);
   if (mine < 0) throw CommandError("you do not play at " + label());
-  if (!everyone_moved() || seat_to_move() == mine) {
+  if (!everyone_moved()) {
+    resign_seat(tx, mine, "Resign");
+    return;
+  }
+  // With 3+ seats a resignation never waits, in turn or not: the others play on without it.
+  if (game_->num_seats() >= 3) return resign_from_many(tx, mine);
+  if (seat_to_move() == mine) {
+    resign_seat(tx, mine, "Resign");
+    return;
+  }
+  // A seat that will never move again (its side is out) cannot wait for its turn either.
+  if (!state_->seat_in_play(game_seat_of_table_seat(mine))) {
     resign_seat(tx, mine, "Resign");
     return;
   }
@@ -94,6 +108,7 @@ void Table::cmd_request(Tx& tx, RequestKind kind) {
   require_playing();
   const int mine = table_seat_of(tx.caller.user);
   if (mine < 0) throw CommandError("you do not play at " + label());
+  if (resigned_.count(mine)) throw CommandError("you have resigned at " + label());
   if (request_) {
     throw CommandError(std::string("a ") + request_word(request_->kind) +
                        " request is already pending");
@@ -112,6 +127,7 @@ void Table::cmd_answer(Tx& tx, bool accept) {
   require_playing();
   const int mine = table_seat_of(tx.caller.user);
   if (mine < 0) throw CommandError("you do not play at " + label());
+  if (resigned_.count(mine)) throw CommandError("you have resigned at " + label());
   if (!request_) throw CommandError("there is no draw offer or undo request to answer");
   if (request_->by == mine) throw CommandError("you cannot answer your own request");
   const RequestKind kind = request_->kind;

@@ -3,6 +3,9 @@
 // Format history (kSnapshotVersion is the one written):
 //   1  (no "v" field; Plateau before issue 13): seats as [kind, name] pairs.
 //   2  "v": 2; seats as {"kind", "name"} objects; "seq": the table's last event seq.
+//   3  (issue 14) Biloba has the option no_progress (default 300): a Biloba game stored before
+//      it was started under the original's endless rules, so it keeps them (no_progress=0 in
+//      its "options"); a table still in set-up takes the new default.
 // Reading a row upgrades it step by step (one migration per version) and then loads the current
 // form; a row of a newer version than this server knows is refused, naming both versions.
 #include <spdlog/spdlog.h>
@@ -27,7 +30,7 @@ using table_detail::utc_time;
 
 namespace {
 
-constexpr int kSnapshotVersion = 2;
+constexpr int kSnapshotVersion = 3;
 
 // 1 -> 2: seats become objects; a table of version 1 has heard no numbered event yet.
 void snapshot_v1_to_v2(json& j) {
@@ -39,10 +42,21 @@ void snapshot_v1_to_v2(json& j) {
   j["seq"] = 0;
 }
 
+// 2 -> 3: a started Biloba game keeps the rules it was started with (no no-progress draw):
+// replaying its stored moves under the new default could end it before its last move.
+void snapshot_v2_to_v3(json& j, const std::string& game) {
+  if (game != "biloba" || j.value("status", std::string("setup")) == "setup") return;
+  std::string options = j.value("options", std::string());
+  if (options.find("no_progress=") != std::string::npos) return;
+  j["options"] = options.empty() ? "no_progress=0" : options + ",no_progress=0";
+}
+
 // Upgrades a snapshot of any known version to kSnapshotVersion, in place.
-void migrate_snapshot(json& j) {
-  using Migration = void (*)(json&);
-  static constexpr Migration kMigrations[] = {snapshot_v1_to_v2};  // [v - 1]: v -> v + 1
+void migrate_snapshot(json& j, const std::string& game) {
+  using Migration = void (*)(json&, const std::string&);
+  static constexpr Migration kMigrations[] = {
+      [](json& j, const std::string&) { snapshot_v1_to_v2(j); },
+      snapshot_v2_to_v3};  // [v - 1]: v -> v + 1
   static_assert(std::size(kMigrations) == kSnapshotVersion - 1);
   int v = j.value("v", 1);
   if (v < 1 || v > kSnapshotVersion) {
@@ -50,7 +64,7 @@ void migrate_snapshot(json& j) {
                              " is not known to this server (it reads 1.." +
                              std::to_string(kSnapshotVersion) + ")");
   }
-  for (; v < kSnapshotVersion; ++v) kMigrations[v - 1](j);
+  for (; v < kSnapshotVersion; ++v) kMigrations[v - 1](j, game);
   j["v"] = kSnapshotVersion;
 }
 
@@ -95,6 +109,7 @@ std::string Table::data_json() const {
   }
   j["queued"] = queued_;
   j["queued_resign"] = queued_resign_;
+  if (!resigned_.empty()) j["resigned"] = resigned_;
   j["flags"] = table_flags_;
   j["invited"] = invited_;
   j["record_key"] = record_key_;
@@ -113,7 +128,7 @@ std::string Table::data_json() const {
 void Table::load_data_json(const std::string& text) {
   // Every durable member is assigned (or cleared) here: roll_back() reloads a live table.
   json j = json::parse(text);
-  migrate_snapshot(j);
+  migrate_snapshot(j, game_name_);
   seats_.clear();
   extra_entries_.clear();
   request_.reset();
@@ -151,6 +166,7 @@ void Table::load_data_json(const std::string& text) {
   }
   queued_ = j.value("queued", std::map<std::string, std::string>());
   queued_resign_ = j.value("queued_resign", std::set<std::string>());
+  resigned_ = j.value("resigned", std::set<int>());
   table_flags_ = j.value("flags", std::map<std::string, std::string>());
   invited_ = j.value("invited", std::set<std::string>());
   record_key_ = j.value("record_key", std::string());

@@ -512,7 +512,7 @@ TEST_F(BilobaTest, ResultsAndReturns) {
   EXPECT_TRUE(capped->is_terminal());
   EXPECT_EQ(capped->serialize().substr(capped->serialize().size() - 5), "R 3 2");
   EXPECT_EQ(capped->returns(), (std::vector<double>{third, third, third}));
-  EXPECT_EQ(capped->result_text(), "Result: Draw.");
+  EXPECT_EQ(capped->result_text(), "Result: Draw (turn cap of 2 turns).");
   auto reparsed = capped->game()->parse_state(capped->serialize());
   EXPECT_TRUE(reparsed->equals(*capped));
   EXPECT_TRUE(reparsed->is_terminal());
@@ -666,7 +666,7 @@ TEST_F(BilobaTest, GameInfoAndOptions) {
   EXPECT_EQ(game->spec(), "biloba");
   EXPECT_EQ(game->num_seats(), 2);
   EXPECT_EQ(make_game("biloba(players=4)")->num_seats(), 4);
-  EXPECT_EQ(make_game("Biloba(classic)")->spec(), "biloba");
+  EXPECT_EQ(make_game("Biloba(classic)")->spec(), "biloba(no_progress=0)");  // issue 14
   EXPECT_EQ(make_game("biloba(players=3,no_legal_move=wait,turn_cap=50)")->spec(),
             "biloba(players=3,no_legal_move=wait,turn_cap=50)");
   EXPECT_EQ(game->seat_label(0), "O");

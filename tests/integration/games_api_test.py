@@ -59,9 +59,12 @@ EXPECTED = [
                  "a seat without a legal move passes, or waits for ever as the original"),
             integer("turn_cap", "0", 0, 1000000,
                     "stop after this many turns and score a draw (0 = no cap)"),
+            integer("no_progress", "300", 0, 1000000,
+                    "draw after this many turns in a row without a capture or an elimination "
+                    "(0 = never, as the original)"),
         ],
-        "presets": [{"name": "classic", "help": "biloba 0.9.3's rules (every option at its "
-                     "default)", "values": {}}],
+        "presets": [{"name": "classic", "help": "biloba 0.9.3's rules (no no-progress draw; the "
+                     "other options at their defaults)", "values": {"no_progress": "0"}}],
         "bots": [{"seats": 2, "levels": BILOBA_2}, {"seats": 3, "levels": BILOBA_N},
                  {"seats": 4, "levels": BILOBA_N}],
         "builtin_players": ["classic"],

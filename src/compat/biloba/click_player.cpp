@@ -9,7 +9,7 @@ namespace plateau::biloba::net {
 std::shared_ptr<const BilobaGame> legacy_game(int players) {
   register_builtin_games();
   auto game = std::dynamic_pointer_cast<const BilobaGame>(make_game(
-      "biloba(players=" + std::to_string(players) + ",no_legal_move=wait)"));
+      "biloba(players=" + std::to_string(players) + ",no_legal_move=wait,no_progress=0)"));
   return game;
 }
 

@@ -26,8 +26,15 @@ GameInfo game_info() {
                          "a seat without a legal move passes, or waits for ever as the original"),
       OptionSpec::integer("turn_cap", 0, 0, 1000000,
                           "stop after this many turns and score a draw (0 = no cap)"),
+      OptionSpec::integer("no_progress", kDefaultNoProgress, 0, 1000000,
+                          "draw after this many turns in a row without a capture or an "
+                          "elimination (0 = never, as the original)"),
   };
-  info.presets = {{"classic", {}, "biloba 0.9.3's rules (every option at its default)"}};
+  // `classic` is biloba 0.9.3's rules exactly, so its games may last for ever (§10.13).
+  info.presets = {{"classic",
+                   {{"no_progress", "0"}},
+                   "biloba 0.9.3's rules (no no-progress draw; the other options at their "
+                   "defaults)"}};
   info.seat_count_option = "players";
   info.builtin_players = {"classic"};
   return info;
@@ -37,7 +44,8 @@ BilobaGame::BilobaGame(OptionValues options)
     : options_(std::move(options)),
       players_(options_.get_int("players")),
       pass_(options_.get("no_legal_move") == "pass"),
-      turn_cap_(options_.get_int("turn_cap")) {}
+      turn_cap_(options_.get_int("turn_cap")),
+      no_progress_(options_.get_int("no_progress")) {}
 
 const GameInfo& BilobaGame::info() const {
   static const GameInfo kInfo = game_info();
@@ -70,12 +78,17 @@ BilobaState::BilobaState(std::shared_ptr<const BilobaGame> game, const Position&
 }
 
 void BilobaState::update_outcome() {
+  cause_ = Cause::kRules;
   if (game_ended(pos_)) {
     outcome_ = board_empty(pos_)   ? Outcome::kNoResult
                : winner(pos_) >= 0 ? Outcome::kWin
                                    : Outcome::kDraw;
   } else if (game_->turn_cap() > 0 && pos_.turns >= game_->turn_cap()) {
     outcome_ = Outcome::kDraw;
+    cause_ = Cause::kTurnCap;
+  } else if (game_->no_progress() > 0 && quiet_ >= game_->no_progress()) {
+    outcome_ = Outcome::kDraw;
+    cause_ = Cause::kNoProgress;
   } else if (!game_->pass_when_stuck() && start_turn().phase() == Turn::Phase::kStuck) {
     outcome_ = Outcome::kNoResult;
   } else {
@@ -163,6 +176,7 @@ void BilobaState::apply(const Move& move) {
     pos_.cell[from] = kEmpty;
     pos_.pawn_id[from] = kNoPawn;
     pos_.to_move = next_seat(pos_, pos_.to_move);
+    ++quiet_;  // the direct path never captures
   } else {
     // A token that starts with a square was made at the turn's first choice (§5.2 passed).
     Turn turn = from < kSquares || (n > 3 && move[0] < kSquares)
@@ -171,7 +185,14 @@ void BilobaState::apply(const Move& move) {
     for (Move::Code code : move) {
       if (code < kSquares) turn.choose(code);
     }
+    // Captures and eliminations remove pawns, refills only move them: a turn made progress iff
+    // the number of pawns on the board fell.
+    int before = 0;
+    int after = 0;
+    for (int s = 0; s < pos_.players; ++s) before += pos_.count[s];
     pos_ = turn.position();
+    for (int s = 0; s < pos_.players; ++s) after += pos_.count[s];
+    quiet_ = after < before ? 0 : quiet_ + 1;
   }
   if (game_->turn_cap() > 0) ++pos_.turns;
   ++ply_;
@@ -199,7 +220,38 @@ std::vector<double> BilobaState::returns() const {
   return r;
 }
 
-std::string BilobaState::result_text() const { return result_line(outcome_, winner_seat(), {}); }
+std::string BilobaState::result_text() const {
+  return result_line(outcome_, winner_seat(), {}, draw_cause());
+}
+
+std::string BilobaState::draw_cause() const {
+  switch (cause_) {
+    case Cause::kNoProgress:
+      return std::to_string(game_->no_progress()) + " turns without a capture";
+    case Cause::kTurnCap:
+      return "turn cap of " + std::to_string(game_->turn_cap()) + " turns";
+    case Cause::kRules:
+      break;
+  }
+  return "";
+}
+
+std::string BilobaState::termination() const {
+  switch (cause_) {
+    case Cause::kNoProgress:
+      return "no progress";
+    case Cause::kTurnCap:
+      return "turn cap";
+    case Cause::kRules:
+      break;
+  }
+  return "";
+}
+
+bool BilobaState::seat_in_play(int seat) const {
+  return outcome_ == Outcome::kOngoing && seat >= 0 && seat < pos_.players &&
+         pos_.count[seat] > 0;
+}
 
 std::string BilobaState::move_to_string(const Move& move) const { return turn_token(move); }
 
@@ -348,7 +400,7 @@ std::vector<std::string> BilobaState::steps_of(const Move& move) const {
 }
 
 std::string BilobaState::to_text(const std::vector<std::string>& seat_names) const {
-  return board_text(pos_, outcome_, winner_seat(), seat_names);
+  return board_text(pos_, outcome_, winner_seat(), seat_names, draw_cause());
 }
 
 std::string BilobaState::serialize() const {

@@ -1,7 +1,8 @@
 #pragma once
 // Biloba as a Plateau game (specs/biloba.md, ruleset `classic`): the core interface over
 // biloba_rules.h. Options (§9, the rules ones): players=2|3|4, no_legal_move=pass|wait,
-// turn_cap=N (0 = none). Seat types, names and bots are table settings, not game options.
+// turn_cap=N (0 = none), no_progress=N (0 = off; Plateau only, see below). Seat types, names and
+// bots are table settings, not game options.
 //
 // A Move is a FULL TURN (§7.2): a step, jump or centre walk with its refill choices, or the
 // turn-start forms. legal_moves() lists every turn token:
@@ -15,15 +16,29 @@
 // square; refills made in another order).
 // Seats with no pawns have no turns: current_seat() skips them.
 //
-// The game is over when §6.1 says so, when turn_cap turns have been played, or (only with
+// The game is over when §6.1 says so, when turn_cap turns have been played, when no_progress
+// turns in a row have passed without a capture or an elimination, or (only with
 // no_legal_move=wait) when the seat to move is stuck: the original then waits for ever and can
 // only be stopped by "End game", which leaves no result. Returns:
 //   * a win: 1 for the winner, 0 for the others;
-//   * "Draw" (§6.3) and the turn cap: shared equally by the seats that still have pawns; when
-//     only one seat has pawns (a lone survivor with one pawn, which the original calls "Draw"),
-//     by every seat;
+//   * "Draw" (§6.3), the turn cap and the no-progress rule: shared equally by the seats that
+//     still have pawns; when only one seat has pawns (a lone survivor with one pawn, which the
+//     original calls "Draw"), by every seat;
 //   * no result (every pawn gone, or stuck with wait): shared equally by every seat.
 // With turn_cap > 0 the number of turns played is part of the position and of its string.
+//
+// The no-progress rule (Plateau only, issue 14; §10.13 says the original's games can last for
+// ever): a turn is *quiet* when it removes no pawn, i.e. has no capture batch (the `x` captures
+// at the start of a turn count) and no elimination (`out`, `+out`); refills only move pawns.
+// After `no_progress` quiet turns in a row the game ends in a draw among the seats still on the
+// board; result_text() then says why ("Result: Draw (300 turns without a capture)."), and
+// termination() is "no progress" (the turn cap: "turn cap"). Default 300 for `biloba`; the preset
+// `classic` (biloba 0.9.3's rules) and everything that speaks 0.9.3 (the port-8000 tables, .blb
+// replays, the golden records) use no_progress=0, the original's endless games.
+// The count of quiet turns is kept in the state, NOT in the §7.5 position string, hash() or
+// equals(): a parsed position starts counting at 0 (a table restored from the store replays its
+// moves and so gets its count back), and positions that repeat during a shuffle stay equal for
+// repetition detection. The AI sees the end through clone() and is_terminal().
 #include <memory>
 
 #include "core/game.h"
@@ -31,6 +46,9 @@
 #include "games/biloba/biloba_rules.h"
 
 namespace plateau::biloba {
+
+// The default of no_progress: quiet turns in a row that draw a `biloba` game.
+inline constexpr int kDefaultNoProgress = 300;
 
 // Registry entry: name "biloba", the options above with their defaults (preset `classic`).
 GameInfo game_info();
@@ -57,12 +75,15 @@ class BilobaGame : public Game {
   int players() const { return players_; }
   bool pass_when_stuck() const { return pass_; }
   int turn_cap() const { return turn_cap_; }
+  // Quiet turns in a row that end the game in a draw; 0 = never.
+  int no_progress() const { return no_progress_; }
 
  private:
   OptionValues options_;
   int players_;
   bool pass_;
   int turn_cap_;
+  int no_progress_;
 };
 
 class BilobaState : public State {
@@ -82,8 +103,14 @@ class BilobaState : public State {
   std::vector<Move> bounded_distinct_moves(WorkBudget& budget) const override;
   void apply(const Move& move) override;
   std::vector<double> returns() const override;
-  // "Result: Orange wins.", "Result: Draw." or "Result: none." (§8); "" before the end.
+  // "Result: Orange wins.", "Result: Draw." or "Result: none." (§8); "" before the end. A draw
+  // by turn_cap or no_progress says why: "Result: Draw (300 turns without a capture)." /
+  // "Result: Draw (turn cap of 50 turns)."
   std::string result_text() const override;
+  // "no progress", "turn cap", or "" (the rules of §6 ended it, or not over).
+  std::string termination() const override;
+  // False for a seat with no pawns left (it never moves again) and for every seat once over.
+  bool seat_in_play(int seat) const override;
   std::string move_to_string(const Move& move) const override;
   Move parse_move(std::string_view text) const override;
   // Steps are the squares clicked, the minimal click sequence of §7.3 ("f3", "e4", "c4", "d4"
@@ -105,6 +132,8 @@ class BilobaState : public State {
 
   const Position& position() const { return pos_; }
   Outcome outcome() const { return outcome_; }
+  // Quiet turns in a row so far (turns without a capture or an elimination).
+  int quiet_turns() const { return quiet_; }
   // The winning seat when outcome() is kWin, else -1.
   int winner_seat() const { return outcome_ == Outcome::kWin ? winner(pos_) : -1; }
   // The turn of the seat to move, already past its forced captures / elimination test.
@@ -112,6 +141,8 @@ class BilobaState : public State {
 
  private:
   void update_outcome();
+  // Why a draw by turn_cap or no_progress happened, for the result line; "" otherwise.
+  std::string draw_cause() const;
   // Runs the prefix of steps through a Turn; throws RuleError for a step that is not accepted.
   Turn run_steps(const std::vector<std::string>& steps) const;
 
@@ -119,6 +150,8 @@ class BilobaState : public State {
   std::shared_ptr<const Game> game_base_;
   Position pos_;
   int ply_ = 0;
+  int quiet_ = 0;  // quiet turns in a row (the no-progress rule); not part of the position
+  enum class Cause : std::uint8_t { kRules, kTurnCap, kNoProgress } cause_ = Cause::kRules;
   Outcome outcome_ = Outcome::kOngoing;
 };
 

@@ -9,14 +9,15 @@ std::string seat_display_name(int seat, const std::vector<std::string>& names) {
   return colour_name(seat);
 }
 
-std::string result_line(Outcome outcome, int winner, const std::vector<std::string>& names) {
+std::string result_line(Outcome outcome, int winner, const std::vector<std::string>& names,
+                        const std::string& cause) {
   switch (outcome) {
     case Outcome::kOngoing:
       return "";
     case Outcome::kWin:
       return "Result: " + seat_display_name(winner, names) + " wins.";
     case Outcome::kDraw:
-      return "Result: Draw.";
+      return cause.empty() ? "Result: Draw." : "Result: Draw (" + cause + ").";
     case Outcome::kNoResult:
       return "Result: none.";
   }
@@ -24,7 +25,7 @@ std::string result_line(Outcome outcome, int winner, const std::vector<std::stri
 }
 
 std::string board_text(const Position& pos, Outcome outcome, int winner,
-                       const std::vector<std::string>& names) {
+                       const std::vector<std::string>& names, const std::string& cause) {
   const std::string files = "   a b c d e f g h i\n";
   std::string out = files;
   for (int y = 0; y < kSize; ++y) {
@@ -42,7 +43,7 @@ std::string board_text(const Position& pos, Outcome outcome, int winner,
     out += '\n';
   }
   out += files;
-  if (outcome != Outcome::kOngoing) return out + result_line(outcome, winner, names) + "\n";
+  if (outcome != Outcome::kOngoing) return out + result_line(outcome, winner, names, cause) + "\n";
   out += colour_name(pos.to_move) + " to move. Pawns:";
   for (int s = 0; s < pos.players; ++s) {
     out += (s == 0 ? " " : ", ") + colour_name(s) + " " + std::to_string(pos.count[s]);

@@ -74,6 +74,8 @@ export const en: Dictionary = {
   'reason.time': 'time out',
   'reason.agreement': 'agreement',
   'reason.declined': 'declined',
+  'reason.no progress': 'no capture for too long',
+  'reason.turn cap': 'turn cap',
   'board.keys': 'Keyboard: Tab to the board, arrow keys choose, Enter plays.',
   'replay.first': 'First position',
   'replay.previous': 'Previous move',

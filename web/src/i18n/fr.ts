@@ -74,6 +74,8 @@ export const fr: Dictionary = {
   'reason.time': 'temps écoulé',
   'reason.agreement': 'accord',
   'reason.declined': 'refusée',
+  'reason.no progress': 'aucune prise depuis trop longtemps',
+  'reason.turn cap': 'limite de tours',
   'board.keys': 'Clavier : Tab jusqu’au plateau, les flèches choisissent, Entrée joue.',
   'replay.first': 'Position de départ',
   'replay.previous': 'Coup précédent',

@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Issue 14 item 1: every Biloba table ends. A 3-player table (a person, cpu:2, cpu:3) used to
+run for ever once the person was out: the computers shuffled past move 19,000 and the person's
+resignation "takes effect at your next turn", a turn that never came. Now a resignation in a
+game of 3+ seats is answered at once (the computer plays the seat on, its result is 0), the
+computers play on without pause, and the no-progress rule (300 quiet turns) or the rules end the
+game; the end line, the JSON-free text port and the record say how.
+Usage: biloba_table_end_test.py PLATEAU_BINARY"""
+import json
+import os
+import re
+import sqlite3
+import sys
+
+from plateau_harness import Server, answer, run_tests
+
+BINARY = sys.argv[1]
+END = r"^biloba 101: (Game [^\n]*) \(([0-9/-]+), (rules|no progress)\)$"
+
+
+def test_resigned_person_and_two_cpus_finish():
+    server = Server(BINARY, extra=["--rate", "1000"]).start()
+    try:
+        alice = server.text("alice", "pw-alice", register=True)
+        alice.send("biloba challenge -players=3 alice cpu:2 cpu:3")
+        alice.expect(r"^New Biloba Board 101$")
+        alice.send("move 101 e7-e6#1")
+        alice.expect(r"^biloba 101: 1\. O alice e7-e6$")
+        # After every seat has moved (before, a resignation declines the game).
+        alice.expect(r"^biloba 101: 3\. R cpu:3 ")
+        # Answered at once, whoever is to move.
+        alice.send("resign 101")
+        alice.expect(r"^You resign at biloba 101: the others play on, the computer plays your "
+                     r"pawns, and your result is 0\.$")
+        # Anything that needs a turn of the resigned seat is refused at once.
+        # (The computers' moves go on meanwhile: expect the line among them.)
+        alice.send("queue 101 e6-e5")
+        alice.expect(r"^error: you have resigned at biloba 101; the computer plays your pawns "
+                     r"until the game ends$")
+        alice.send("resign 101")
+        alice.expect(r"^error: you have already resigned at biloba 101")
+        # The computers finish it: by the rules or 300 turns without a capture (a timeout, not
+        # a speed target).
+        m = alice.expect(END, timeout=60)
+        result, reason = m.group(2), m.group(3)
+        print(m.group(0), flush=True)
+        assert result.startswith("0-"), m.group(0)  # the resigned seat's result is 0
+        status, record = server.http_get("/records/biloba/101")
+        assert status == 200, status
+        assert f'[Termination "{reason}"]' in record, record
+        assert f'[Result "{result}"]' in record, record
+        assert '[Resigned "O"]' in record, record
+        page = answer(alice, "show 101")
+        if reason == "no progress":
+            assert "Result: Draw (300 turns without a capture)." in page, page
+        # The record replays through the rules to the same end (plateau's record reader).
+        tables = answer(alice, "biloba tables")
+        assert re.match(r"^biloba 101 over ply \d+: alice, cpu:2, cpu:3 \(players=3\)\n$", tables), tables
+        # The game is over: nothing is deferred any more.
+        assert answer(alice, "resign 101").startswith("error: "), "resign after the end"
+        assert server.stop() == 0
+    finally:
+        if server.alive():
+            server.kill()
+
+
+def test_no_progress_option_at_a_table():
+    server = Server(BINARY, extra=["--rate", "1000"]).start()
+    try:
+        alice = server.text("alice", "pw-alice", register=True)
+        # Two computers alone from the first move on would need no person: the person moves
+        # once, resigns, and no_progress=20 ends the shuffle soon after the last capture.
+        alice.send("biloba challenge -players=3 -no_progress=20 alice cpu:random cpu:random")
+        alice.expect(r"^New Biloba Board 101$")
+        alice.send("move 101 e7-e6#1")
+        alice.expect(r"^biloba 101: 1\. O alice e7-e6$")
+        alice.expect(r"^biloba 101: 3\. R cpu:random ")
+        alice.send("resign 101")
+        alice.expect(r"^You resign at biloba 101")
+        m = alice.expect(END, timeout=60)
+        status, record = server.http_get("/records/biloba/101")
+        assert status == 200 and '[Options "players=3,no_progress=20"]' in record, record
+        assert f'[Termination "{m.group(3)}"]' in record, record
+        assert server.stop() == 0
+    finally:
+        if server.alive():
+            server.kill()
+
+
+# Orange has one lone pawn on a5 that can never take: its first turn is `out` (§6.2).
+DOOMED = ("##.....##/#.......#/........B/.......BB/O...*.BB./.......BB/....R...B/#..RRR..#/"
+          "##RR.RR## O 3")
+
+
+def test_an_eliminated_person_is_answered_at_once():
+    server = Server(BINARY, extra=["--rate", "1000"]).start()
+    try:
+        alice = server.text("alice", "pw-alice", register=True)
+        alice.send("biloba challenge -players=3 alice cpu:2 cpu:3")
+        alice.expect(r"^New Biloba Board 101$")
+        assert server.stop() == 0
+        # The table starts from DOOMED instead (the snapshot's start position).
+        db = os.path.join(server.data_dir, "data", "plateau.db")
+        with sqlite3.connect(db) as c:
+            (data,) = c.execute("SELECT data FROM tables WHERE number = 101").fetchone()
+            snapshot = json.loads(data)
+            snapshot["initial"] = DOOMED
+            c.execute("UPDATE tables SET data = ? WHERE number = 101", (json.dumps(snapshot),))
+        server.start()
+        alice = server.text("alice", "pw-alice")
+        alice.send("move 101 out#1")
+        alice.expect(r"^biloba 101: 1\. O alice out$")
+        alice.expect(r"^biloba 101: 3\. R cpu:3 ")
+        # Orange has no pawns: its turn never comes. What needs it is refused at once...
+        alice.send("queue 101 e7-e6")
+        alice.expect(r"^error: you have no turn left at biloba 101: your side is out of the game")
+        alice.send("move 101 e7-e6")
+        alice.expect(r"^error: you have no turn left at biloba 101")
+        # A resignation too (it used to wait for "your next turn").
+        alice.send("resign 101")
+        alice.expect(r"^You resign at biloba 101: the others play on")
+        # ... and nothing else waits for it: the computers finish the game alone, the
+        # no-progress rule at the latest (a timeout, not a speed target).
+        m = alice.expect(END, timeout=60)
+        print(m.group(0), flush=True)
+        result, reason = m.group(2), m.group(3)
+        assert result.startswith("0-"), m.group(0)
+        status, record = server.http_get("/records/biloba/101")
+        assert status == 200, status
+        assert f'[Position "{DOOMED}"]' in record, record
+        assert "O:out" in record, record
+        if reason == "no progress":
+            assert '[Termination "no progress"]' in record, record
+        assert server.stop() == 0
+    finally:
+        if server.alive():
+            server.kill()
+
+
+if __name__ == "__main__":
+    run_tests([test_resigned_person_and_two_cpus_finish, test_no_progress_option_at_a_table,
+               test_an_eliminated_person_is_answered_at_once])
