@@ -118,7 +118,9 @@ void BilobaState::apply(const Move& move) {
   for (Move::Code code : move) {
     if (code < kSquares) turn.choose(code);
   }
+  const Position before = pos_;
   pos_ = turn.position();
+  note_turn(before);
   if (game_->turn_cap() > 0) ++pos_.turns;
   ++ply_;
   update_outcome();
