@@ -118,6 +118,43 @@ TEST(BilobaEval, ASeatAtTwoPawnsThatCannotEatSoonIsDoomed) {
   EXPECT_GT(s->evaluate()[0], 0.8);
 }
 
+// The best move of a short alpha-beta search (iterations of at most `depth` plies).
+std::string best_move(const State& s, int depth) {
+  ai::AlphaBetaOptions o;
+  o.max_depth = depth;
+  o.tt_entries = 1 << 12;
+  ai::AlphaBeta search(o);
+  ai::SearchLimits limits;
+  limits.budget = 20'000;
+  return s.move_to_string(search.search(s, limits).best);
+}
+
+TEST(BilobaSearch, TheSideAheadAvoidsRepeatingAPosition) {
+  // Orange 5 pawns against 3, far apart and none next to another (so no jumps): no capture is
+  // in reach of a 2-ply search.
+  const std::string s4 =
+      "##.....##/#...O...#/O.O...O../........./O...*..../.......B./........./#.B...B.#/##.....## O "
+      "2";
+  const std::string x = best_move(*state(s4), 2);
+  ASSERT_EQ(x.size(), 5u);  // a step, so it can be stepped back
+  const std::string back = x.substr(3, 2) + "-" + x.substr(0, 2);
+  // Build the same position with a history in which the position after x already happened:
+  // from it, blue h4-h3, orange steps back, blue h3-h4.
+  auto y = state(s4);
+  y->apply_text(x);
+  auto s = state(y->serialize());
+  for (const std::string& t : {std::string("h4-h3"), back, std::string("h3-h4")}) {
+    s->apply_text(t);
+  }
+  ASSERT_EQ(s->serialize(), state(s4)->serialize());
+  ASSERT_EQ(s->earlier_positions().size(), 3u);
+  const std::string avoid = best_move(*s, 2);
+  EXPECT_NE(avoid, x);
+  auto after = s->clone();
+  after->apply_text(avoid);
+  EXPECT_FALSE(contains(s->earlier_positions(), after->repetition_key()));
+}
+
 // Plays `plies` turns of level `level` against itself from `s`, each bot seeing the state with
 // its history; returns the tokens.
 std::vector<std::string> play(State& s, const std::string& level, int plies, std::uint64_t seed) {

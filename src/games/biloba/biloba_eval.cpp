@@ -66,9 +66,13 @@ std::vector<SeatTerms> seat_terms(const Position& pos) {
       }
     }
     st.closeness = targets > 0 ? sum / targets : 0.0;
+    double centre = 0.0;
+    for (int p : squares[s]) centre += (4.0 - chebyshev(p, kCentre)) / 4.0;
+    st.centrality = centre / st.pawns;
     st.material = st.doomed ? 0.0
                             : st.pawns - kThreatWeight * st.threatened +
-                                  kFlankWeight * std::min(st.flanks, kMaxFlanks);
+                                  kFlankWeight * std::min(st.flanks, kMaxFlanks) +
+                                  kCentreWeight * st.centrality;
   }
   // The lead over the strongest other seat decides how much closing in is worth.
   for (int s = 0; s < n; ++s) {

@@ -13,6 +13,7 @@ struct SeatTerms {
   int threatened = 0;     // own pawns an enemy can sandwich next turn (§14's threat test)
   int flanks = 0;         // enemy pawns with an own pawn on one side and an empty square on the other
   double closeness = 0;   // 0..1: how near own pawns stand to the pawns of seats with ≥ 3 pawns
+  double centrality = 0;  // 0..1: the mean of (4 − Chebyshev distance to e5) / 4 over own pawns
   bool doomed = false;    // ≤ 2 pawns and canEatSoon false: eliminated at its next turn (§6.2)
   double material = 0;    // the seat's value in pawns (the sum below)
 };
@@ -25,9 +26,13 @@ inline constexpr int kMaxFlanks = 5;
 // so the leader walks towards the pawns it must sandwich and the others are not drawn in.
 inline constexpr double kCloseWeight = 0.08;
 inline constexpr double kTempo = 0.3;          // the seat to move
+// Centrality: every seat is drawn to the middle, where the sandwiches are made. Each seat moves
+// only its own pawns, so the term makes both sides engage instead of shuffling at home (a term
+// like closeness, which both sides change together, would cancel out when material is even).
+inline constexpr double kCentreWeight = 0.6;
 
 // Every seat's terms. material = pawns − kThreatWeight · threatened + kFlankWeight · flanks
-// (+ the closing-in bonus and the tempo), or 0 when doomed (§6.2: it will be removed).
+// (+ kCentreWeight · centrality, the closing-in bonus and the tempo), or 0 when doomed (§6.2: it will be removed).
 std::vector<SeatTerms> seat_terms(const Position& pos);
 
 // The evaluation of a non-terminal position for every seat, in [0, 1]: 2 seats a logistic of
