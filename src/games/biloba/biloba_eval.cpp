@@ -20,10 +20,11 @@ int chebyshev(int a, int b) {
 
 // Enemy pawns E with a pawn of `colour` next to them and, on the far side of E, an empty square
 // a pawn could stand on (playable, not the centre): one more pawn there sandwiches E (§4.1).
-int count_flanks(const Position& pos, int colour, const std::vector<int>& own) {
+int count_flanks(const Position& pos, int colour, const std::uint8_t* own, int own_count) {
   std::array<bool, kSquares> seen{};
   int n = 0;
-  for (int p : own) {
+  for (int i = 0; i < own_count; ++i) {
+    const int p = own[i];
     for (int d = 0; d < kDirections; ++d) {
       const int e = neighbour(p, d);
       if (e < 0 || seen[e] || pos.cell[e] >= kMaxColours || pos.cell[e] == colour) continue;
@@ -40,9 +41,12 @@ int count_flanks(const Position& pos, int colour, const std::vector<int>& own) {
 
 std::vector<SeatTerms> seat_terms(const Position& pos) {
   const int n = pos.players;
-  std::array<std::vector<int>, kMaxColours> squares;
+  // The squares of each colour's pawns (a colour has at most 16; no allocation).
+  std::array<std::array<std::uint8_t, kSquares>, kMaxColours> squares;
+  std::array<int, kMaxColours> count{};
   for (int sq = 0; sq < kSquares; ++sq) {
-    if (pos.cell[sq] < kMaxColours) squares[pos.cell[sq]].push_back(sq);
+    const int c = pos.cell[sq];
+    if (c < kMaxColours) squares[c][count[c]++] = static_cast<std::uint8_t>(sq);
   }
   std::vector<SeatTerms> t(static_cast<std::size_t>(n));
   for (int s = 0; s < n; ++s) {
@@ -50,7 +54,7 @@ std::vector<SeatTerms> seat_terms(const Position& pos) {
     st.pawns = pos.count[s];
     if (st.pawns == 0) continue;
     st.threatened = threatened_count(pos, s);
-    st.flanks = count_flanks(pos, s, squares[s]);
+    st.flanks = count_flanks(pos, s, squares[s].data(), count[s]);
     st.doomed = st.pawns <= 2 && !can_eat_soon(pos, s);
     // Closeness to the pawns that must be sandwiched (seats with ≥ 3 pawns; a seat with 1-2
     // pawns falls to §6.2 unless it stands next to an enemy, so it is left alone).
@@ -58,16 +62,18 @@ std::vector<SeatTerms> seat_terms(const Position& pos) {
     double sum = 0.0;
     for (int o = 0; o < n; ++o) {
       if (o == s || pos.count[o] < 3) continue;
-      for (int e : squares[o]) {
+      for (int j = 0; j < count[o]; ++j) {
         int best = kSize;
-        for (int p : squares[s]) best = std::min(best, chebyshev(p, e));
+        for (int i = 0; i < count[s]; ++i) {
+          best = std::min(best, chebyshev(squares[s][i], squares[o][j]));
+        }
         sum += static_cast<double>(kSize - 1 - best) / (kSize - 2);
         ++targets;
       }
     }
     st.closeness = targets > 0 ? sum / targets : 0.0;
     double centre = 0.0;
-    for (int p : squares[s]) centre += (4.0 - chebyshev(p, kCentre)) / 4.0;
+    for (int i = 0; i < count[s]; ++i) centre += (4.0 - chebyshev(squares[s][i], kCentre)) / 4.0;
     st.centrality = centre / st.pawns;
     st.material = st.doomed ? 0.0
                             : st.pawns - kThreatWeight * st.threatened +

@@ -24,7 +24,7 @@ inline constexpr double kFlankWeight = 0.1;    // per flank, at most kMaxFlanks 
 inline constexpr int kMaxFlanks = 5;
 // Closing in: a seat ahead by L pawns (at most 3 counted) gets kCloseWeight × L × closeness,
 // so the leader walks towards the pawns it must sandwich and the others are not drawn in.
-inline constexpr double kCloseWeight = 0.08;
+inline constexpr double kCloseWeight = 0.3;
 inline constexpr double kTempo = 0.3;          // the seat to move
 // Centrality: every seat is drawn to the middle, where the sandwiches are made. Each seat moves
 // only its own pawns, so the term makes both sides engage instead of shuffling at home (a term
