@@ -106,6 +106,25 @@ TEST(BilobaEval, PrefersTheWeakSidesPawnFlanked) {
   EXPECT_GT(flanked->evaluate()[0], apart->evaluate()[0]);
 }
 
+TEST(BilobaEval, QuietTurnsPullTheValuesTowardsTheDraw) {
+  auto s = state(
+      "##.....##/#.......#/OOO....../O.O....../....*..../.......B./........./#.B...B.#/##.....## O "
+      "2");
+  const Position& p = pos_of(*s);
+  const std::vector<double> free = evaluate_position(p, 0.0, {});
+  const std::vector<double> draw = {0.5, 0.5};
+  const std::vector<double> half = evaluate_position(p, 0.5, draw);
+  EXPECT_DOUBLE_EQ(half[0], 0.75 * free[0] + 0.25 * 0.5);
+  EXPECT_EQ(evaluate_position(p, 1.0, draw), draw);
+  // The state counts its quiet turns from its history and evaluates with them.
+  EXPECT_EQ(dynamic_cast<const BilobaState&>(*s).quiet_turns(), 0);
+  EXPECT_EQ(s->evaluate(), free);
+  for (const char* t : {"a6-b6", "h4-h3", "b6-a6", "h3-h4"}) s->apply_text(t);
+  EXPECT_EQ(dynamic_cast<const BilobaState&>(*s).quiet_turns(), 4);
+  const double w = 4.0 / kNoProgressTurns;
+  EXPECT_DOUBLE_EQ(s->evaluate()[0], (1 - w * w) * free[0] + w * w * 0.5);
+}
+
 TEST(BilobaEval, ASeatAtTwoPawnsThatCannotEatSoonIsDoomed) {
   // Blue has 2 pawns far from every orange pawn: §6.2 removes them at blue's next turn.
   auto s = state(

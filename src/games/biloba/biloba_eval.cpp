@@ -120,11 +120,12 @@ std::vector<double> evaluate_position(const Position& pos, double no_progress,
 
 std::vector<double> BilobaState::evaluate() const {
   if (outcome_ != Outcome::kOngoing) return returns();
-  // No-progress rule (issue 14 item 1): once Position/BilobaState counts the turns without a
-  // capture, pass count / limit here (0 = the rule is off or not there yet).
-  constexpr double kNoProgress = 0.0;
-  return evaluate_position(pos_, kNoProgress, kNoProgress > 0 ? no_progress_values()
-                                                               : std::vector<double>{});
+  // Progress pressure: turns without a capture, against the no-progress limit of issue 14
+  // item 1 (default 300 turns). The history's length is that count; once the game has its
+  // no_progress option, its value belongs here (0 = off: no pressure).
+  const double quiet = static_cast<double>(quiet_turns()) / kNoProgressTurns;
+  if (quiet <= 0.0) return evaluate_position(pos_, 0.0, {});
+  return evaluate_position(pos_, quiet, no_progress_values());
 }
 
 }  // namespace plateau::biloba

@@ -18,6 +18,9 @@ struct SeatTerms {
   double material = 0;    // the seat's value in pawns (the sum below)
 };
 
+// The no-progress limit the evaluation plans for (issue 14 item 1's default), in turns.
+inline constexpr int kNoProgressTurns = 300;
+
 // Weights, in pawns.
 inline constexpr double kThreatWeight = 0.4;   // per threatened pawn
 inline constexpr double kFlankWeight = 0.1;    // per flank, at most kMaxFlanks counted

@@ -109,6 +109,9 @@ class BilobaState : public State {
   std::uint64_t repetition_key() const override;
   std::vector<std::uint64_t> earlier_positions() const override;
   std::vector<double> no_progress_values() const override;
+  // Turns since the last turn that removed a pawn, as far as this state knows (the length of
+  // its history: 0 for a parsed position; at most 1,024, then 512 again).
+  int quiet_turns() const;
 
   const Position& position() const { return pos_; }
   Outcome outcome() const { return outcome_; }

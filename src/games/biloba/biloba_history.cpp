@@ -59,6 +59,8 @@ void BilobaState::note_turn(const Position& before) {
       HistoryNode{key_of(before), older ? older->length + 1 : 1, std::move(older)});
 }
 
+int BilobaState::quiet_turns() const { return history_ ? history_->length : 0; }
+
 std::uint64_t BilobaState::repetition_key() const { return key_of(pos_); }
 
 std::vector<std::uint64_t> BilobaState::earlier_positions() const {
