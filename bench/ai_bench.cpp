@@ -123,6 +123,7 @@ void BM_MovetimeCap(benchmark::State& st, const char* spec, const char* bot_name
 void BM_LevelMove(benchmark::State& st, const char* spec, const char* level, int plies, int moves) {
   double worst_ms = 0, total_ms = 0;
   int n = 0;
+  std::vector<double> times;
   for (auto _ : st) {
     auto s = middle_position(spec, plies);
     auto bot = make_bot(level, 1);
@@ -133,12 +134,15 @@ void BM_LevelMove(benchmark::State& st, const char* spec, const char* level, int
           std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       worst_ms = std::max(worst_ms, ms);
       total_ms += ms;
+      times.push_back(ms);
       ++n;
       s->apply(m);
     }
   }
   st.counters["mean_ms"] = n ? total_ms / n : 0.0;
   st.counters["worst_ms"] = worst_ms;
+  std::sort(times.begin(), times.end());
+  st.counters["median_ms"] = times.empty() ? 0.0 : times[times.size() / 2];
 }
 
 // Phutball win-in-one on TV-20's blocks (ball H10 inside a k×k square of men): 7×7 has

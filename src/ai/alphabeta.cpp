@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 #include <stdexcept>
+#include <unordered_set>
 
 #include "core/game.h"
 
@@ -66,6 +67,26 @@ struct AlphaBeta::Impl {
   std::uint64_t work = 0;
   std::uint64_t max_work = 0;
   std::uint64_t next_poll_work = 0;
+  // Repetition: the game's earlier positions (State::earlier_positions) and the keys of the
+  // positions on the current line from the root; a node repeating either scores as no progress.
+  std::unordered_set<std::uint64_t> earlier;
+  std::vector<std::uint64_t> line;
+  std::uint64_t repetitions = 0;  // nodes scored as repetitions (tests, info)
+
+  bool repeats(std::uint64_t key) const {
+    return earlier.count(key) != 0 || std::find(line.begin(), line.end(), key) != line.end();
+  }
+  // The root seat's score of stopping at `s` for want of progress.
+  int no_progress_score(const State& s) const {
+    const double v = s.no_progress_values()[static_cast<std::size_t>(root_seat)];
+    return static_cast<int>(std::lround((2.0 * v - 1.0) * kEvalScale));
+  }
+  // Keeps `key` on the line while a node's children are searched.
+  struct OnLine {
+    std::vector<std::uint64_t>& line;
+    OnLine(std::vector<std::uint64_t>& l, std::uint64_t key) : line(l) { line.push_back(key); }
+    ~OnLine() { line.pop_back(); }
+  };
 
   // The game's order of distinct_moves(), the first `limit` (0 = all), within the work bounds of
   // limits.h. The root's list may be longer and stops at the deadline.
@@ -127,8 +148,15 @@ struct AlphaBeta::Impl {
   int negamax(const State& s, int depth, int alpha, int beta, int ply) {
     if (out_of_budget()) return 0;
     if (s.is_terminal()) return leaf(s, ply);
+    const std::uint64_t rkey = s.repetition_key();
+    if (repeats(rkey)) {
+      ++repetitions;
+      const int v = no_progress_score(s);
+      return team(s) == 0 ? v : -v;
+    }
     if (winning_move(s)) return kWinScore - (ply + 1);
     if (depth <= 0) return leaf(s, ply);
+    const OnLine on_line(line, rkey);
 
     const std::uint64_t key = s.hash() ^ key_salt;
     TtEntry& e = tt[key & tt_mask];
@@ -198,8 +226,15 @@ struct AlphaBeta::Impl {
   // root seat's.
   int brs_max(const State& s, int depth, int alpha, int beta, int ply) {
     if (out_of_budget()) return 0;
-    if (s.is_terminal() || depth <= 0) return seat_score(s, root_seat, ply);
+    if (s.is_terminal()) return seat_score(s, root_seat, ply);
+    const std::uint64_t rkey = s.repetition_key();
+    if (repeats(rkey)) {
+      ++repetitions;
+      return no_progress_score(s);
+    }
+    if (depth <= 0) return seat_score(s, root_seat, ply);
     if (s.current_seat() != root_seat) return brs_min(s, depth, alpha, beta, ply, false);
+    const OnLine on_line(line, rkey);
     int best = -kInf;
     for (const Move& m : ordered_moves(s, opt.max_moves)) {
       auto child = s.clone();
@@ -220,6 +255,12 @@ struct AlphaBeta::Impl {
       return brs_max(s, depth - 1, alpha, beta, ply);
     }
     if (out_of_budget()) return 0;
+    const std::uint64_t rkey = s.repetition_key();
+    if (repeats(rkey)) {
+      ++repetitions;
+      return no_progress_score(s);
+    }
+    const OnLine on_line(line, rkey);
     std::vector<Move> moves = ordered_moves(s, opt.max_moves);
     if (chosen) {
       auto child = s.clone();
@@ -310,6 +351,12 @@ struct AlphaBeta::Impl {
     aborted = false;
     root_seat = state.current_seat();
     num_seats = state.game()->num_seats();
+    repetitions = 0;
+    line.clear();
+    const std::vector<std::uint64_t> history = state.earlier_positions();
+    earlier = std::unordered_set<std::uint64_t>(history.begin(), history.end());
+    // The root is on every line below it.
+    const OnLine root_on_line(line, state.repetition_key());
     const bool brs = num_seats > 2 && opt.multi_seat == MultiSeatMode::kBestReply;
     // Paranoid scores depend on the root seat: keep their table entries apart.
     key_salt =
@@ -383,7 +430,8 @@ struct AlphaBeta::Impl {
                     : principal_line(state, result.best, std::max(1, result.depth));
     result.info = "depth " + std::to_string(result.depth) + ", " + std::to_string(nodes) +
                   " nodes, " + std::to_string(dl.elapsed_us() / 1000) + " ms, score " +
-                  std::to_string(best_score);
+                  std::to_string(best_score) +
+                  (repetitions > 0 ? ", " + std::to_string(repetitions) + " repetitions" : "");
     return result;
   }
 };

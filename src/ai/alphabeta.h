@@ -7,7 +7,10 @@
 // root turns only one deviates; the others play their first move in the game's order).
 //
 // Leaves are scored with State::evaluate(); wins and losses found by the search are exact and
-// prefer the shortest win. Deterministic: the node budget, not the clock, decides the move
+// prefer the shortest win. A position whose State::repetition_key() is among the game's earlier
+// positions (State::earlier_positions(), read once at the root) or on the searched line scores
+// State::no_progress_values() for the root seat, so the side ahead avoids repeating and the side
+// behind may seek it. Deterministic: the node budget, not the clock, decides the move
 // unless a movetime cap stops the search first.
 #include <cstdint>
 #include <memory>

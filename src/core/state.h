@@ -167,6 +167,26 @@ class State {
     return std::nullopt;
   }
 
+  // ---- Repetition (DESIGN.md §4, docs/AI.md "Repetition"). A search scores a position that
+  // repeats an earlier one of the game, or one on its own line, as "no progress" so that the
+  // side that is ahead avoids shuffling and the side that is behind may seek it.
+
+  // Key of the position for repetition: equal for positions that play the same from here on,
+  // leaving out counters that only count turns (a turn cap, a no-progress count). Default:
+  // hash().
+  virtual std::uint64_t repetition_key() const { return hash(); }
+  // repetition_key() of the earlier positions of this game that this one may still repeat (for
+  // Biloba: those since the last capture or elimination), any order. The state carries them
+  // itself (immutable, shared between clones), so a bot on another thread sees a consistent
+  // history. Default: none known (a parsed position, or a game without history).
+  virtual std::vector<std::uint64_t> earlier_positions() const { return {}; }
+  // The value of the game for every seat if it stopped here for want of progress, in [0, 1]
+  // (Biloba: a draw shared by the seats still on the board). Default: equal shares.
+  virtual std::vector<double> no_progress_values() const {
+    const std::size_t n = returns().size();
+    return std::vector<double>(n, n == 0 ? 0.0 : 1.0 / static_cast<double>(n));
+  }
+
   // Parses and applies `text`; throws RuleError (state unchanged) if it is not legal here.
   void apply_text(std::string_view text) { apply(parse_move(text)); }
 };

@@ -1,7 +1,6 @@
 // Biloba's hooks for the AI: evaluation (pawns, threatened pawns), captures-first move order and
 // playout bias, and the `classic` built-in player (biloba_classic.h, specs/biloba.md §14).
 #include <algorithm>
-#include <cmath>
 #include <optional>
 
 #include "games/biloba/biloba_classic.h"
@@ -11,12 +10,6 @@
 namespace plateau::biloba {
 
 namespace {
-
-// A seat's material: pawns, less part of those an enemy can sandwich next turn.
-double material(const Position& pos, int seat) {
-  if (pos.count[seat] == 0) return 0.0;
-  return pos.count[seat] - 0.4 * threatened_count(pos, seat);
-}
 
 // Pawns of the other seats removed by a turn whose result is `after`, less own pawns lost.
 int turn_gain(const Position& before, const Position& after, int seat) {
@@ -46,24 +39,7 @@ bool quiet_body(const TurnBoard& board, const Move& move) {
 
 }  // namespace
 
-std::vector<double> BilobaState::evaluate() const {
-  if (outcome_ != Outcome::kOngoing) return returns();
-  const int n = pos_.players;
-  std::vector<double> m(n);
-  for (int s = 0; s < n; ++s) m[s] = material(pos_, s) + (s == pos_.to_move ? 0.3 : 0.0);
-  std::vector<double> e(n, 0.0);
-  if (n == 2) {
-    const double a = 1.0 / (1.0 + std::exp(-0.5 * (m[0] - m[1])));
-    return {a, 1.0 - a};
-  }
-  // More seats: shares of exp(0.5 · material) among the seats that still have pawns.
-  double sum = 0.0;
-  for (int s = 0; s < n; ++s) {
-    if (pos_.count[s] > 0) sum += e[s] = std::exp(0.5 * m[s]);
-  }
-  for (double& v : e) v /= sum;
-  return e;
-}
+// evaluate() is in biloba_eval.cpp.
 
 void BilobaState::order_moves(std::vector<Move>& moves) const {
   if (outcome_ != Outcome::kOngoing || moves.size() < 2) return;

@@ -167,6 +167,7 @@ std::vector<Move> BilobaState::bounded_distinct_moves(WorkBudget& budget) const 
 void BilobaState::apply(const Move& move) {
   // A turn that is only a move body (it starts with a square: no forced capture, elimination or
   // pass, §7.2) and captures nothing moves one pawn; anything else replays through the Turn.
+  const std::uint64_t before_key = repetition_key();
   const std::size_t n = move.size();
   const int from = n >= 2 && n <= 3 ? move[0] : kSquares;
   const int to = n == 3 ? move[2] : n == 2 ? move[1] : 0;
@@ -177,6 +178,7 @@ void BilobaState::apply(const Move& move) {
     pos_.pawn_id[from] = kNoPawn;
     pos_.to_move = next_seat(pos_, pos_.to_move);
     ++quiet_;  // the direct path never captures
+    note_turn(before_key, /*removed_pawn=*/false);
   } else {
     // A token that starts with a square was made at the turn's first choice (§5.2 passed).
     Turn turn = from < kSquares || (n > 3 && move[0] < kSquares)
@@ -193,6 +195,7 @@ void BilobaState::apply(const Move& move) {
     pos_ = turn.position();
     for (int s = 0; s < pos_.players; ++s) after += pos_.count[s];
     quiet_ = after < before ? 0 : quiet_ + 1;
+    note_turn(before_key, /*removed_pawn=*/after < before);
   }
   if (game_->turn_cap() > 0) ++pos_.turns;
   ++ply_;

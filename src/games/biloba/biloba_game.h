@@ -129,6 +129,13 @@ class BilobaState : public State {
   void order_moves(std::vector<Move>& moves) const override;
   Move playout_move(Rng& rng) const override;
   std::optional<Move> builtin_player_move(std::string_view player, Rng& rng) const override;
+  // Repetition (core/state.h), in biloba_history.cpp: the key is the cells and the seat to
+  // move (no turn counters); the earlier positions are those since the last turn that removed a
+  // pawn (pawns only disappear, so nothing before it can recur), at most the last 512-1,024;
+  // no progress = a draw shared by the seats that still have pawns (§6.3, as the turn cap).
+  std::uint64_t repetition_key() const override;
+  std::vector<std::uint64_t> earlier_positions() const override;
+  std::vector<double> no_progress_values() const override;
 
   const Position& position() const { return pos_; }
   Outcome outcome() const { return outcome_; }
@@ -145,6 +152,13 @@ class BilobaState : public State {
   std::string draw_cause() const;
   // Runs the prefix of steps through a Turn; throws RuleError for a step that is not accepted.
   Turn run_steps(const std::vector<std::string>& steps) const;
+
+  // An immutable list of repetition keys (newest first), shared between clones: apply()
+  // prepends the key of the position it leaves (`before_key`), or empties it when the turn
+  // removed a pawn.
+  struct HistoryNode;
+  void note_turn(std::uint64_t before_key, bool removed_pawn);
+  std::shared_ptr<const HistoryNode> history_;
 
   std::shared_ptr<const BilobaGame> game_;
   std::shared_ptr<const Game> game_base_;
