@@ -135,7 +135,9 @@ def test_websocket_biloba_four_seats_three_cpu():
         assert [e["ply"] for e in moves] == list(range(1, len(moves) + 1))
         assert {e["label"] for e in moves} == {"O", "B", "R", "G"}
         assert my_moves == len([e for e in moves if e["user"] == "bianca"]) > 0
-        assert over["reason"] == "rules" and len(over["returns"]) == 4, over
+        # A shuffle among the bots may end it by the no-progress rule (issue 14) or the cap.
+        assert over["reason"] in ("rules", "no progress", "turn cap"), over
+        assert len(over["returns"]) == 4, over
         assert abs(sum(over["returns"]) - 1) < 1e-9, over
         status, record = server.http_get("/records/biloba/101")
         assert status == 200 and '[Game "biloba"]' in record, record
