@@ -15,9 +15,23 @@ namespace plateau::biloba {
 
 namespace {
 
-int chebyshev(int a, int b) {
-  return std::max(std::abs(x_of(a) - x_of(b)), std::abs(y_of(a) - y_of(b)));
-}
+// King-move distances between the 81 cells, computed once: the closeness term asks for
+// hundreds of them per evaluation, and x_of/y_of divide.
+struct KingDistances {
+  std::array<std::array<std::uint8_t, kSquares>, kSquares> d{};
+  constexpr KingDistances() {
+    for (int a = 0; a < kSquares; ++a) {
+      for (int b = 0; b < kSquares; ++b) {
+        const int dx = x_of(a) > x_of(b) ? x_of(a) - x_of(b) : x_of(b) - x_of(a);
+        const int dy = y_of(a) > y_of(b) ? y_of(a) - y_of(b) : y_of(b) - y_of(a);
+        d[a][b] = static_cast<std::uint8_t>(dx > dy ? dx : dy);
+      }
+    }
+  }
+};
+constexpr KingDistances kKingDistances;
+
+int chebyshev(int a, int b) { return kKingDistances.d[a][b]; }
 
 // Enemy pawns E with a pawn of `colour` next to them and, on the far side of E, an empty square
 // a pawn could stand on (playable, not the centre): one more pawn there sandwiches E (§4.1).
