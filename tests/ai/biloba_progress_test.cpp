@@ -7,6 +7,7 @@
 
 #include "ai/alphabeta.h"
 #include "ai/bot.h"
+#include "core/random.h"
 #include "core/registry.h"
 #include "games/biloba/biloba_eval.h"
 #include "games/biloba/biloba_game.h"
@@ -30,6 +31,26 @@ const Position& pos_of(const State& s) { return dynamic_cast<const BilobaState&>
 
 bool contains(const std::vector<std::uint64_t>& keys, std::uint64_t k) {
   return std::find(keys.begin(), keys.end(), k) != keys.end();
+}
+
+TEST(BilobaHistory, KeptKeysEqualKeysComputedFromTheBoard) {
+  // apply() updates the repetition key for a plain turn and recomputes it after a capture; a
+  // parsed position computes it from its 81 cells. Every position of random 2- and 4-player
+  // games (captures, refills, eliminations, passes included) must agree, and so must hash().
+  for (const char* spec : {"biloba", "biloba(players=4)", "biloba(players=3,turn_cap=400)"}) {
+    auto s = start(spec);
+    Rng rng(7);
+    int plies = 0;
+    while (!s->is_terminal() && plies < 400) {
+      const std::vector<Move> moves = s->legal_moves();
+      s->apply(moves[rng.below(static_cast<std::uint32_t>(moves.size()))]);
+      ++plies;
+      auto fresh = s->game()->parse_state(s->serialize());
+      ASSERT_EQ(s->repetition_key(), fresh->repetition_key()) << spec << " ply " << plies;
+      ASSERT_EQ(s->hash(), fresh->hash()) << spec << " ply " << plies;
+    }
+    EXPECT_GT(plies, 100) << spec;
+  }
 }
 
 TEST(BilobaHistory, KeepsPositionsUntilAPawnIsRemoved) {

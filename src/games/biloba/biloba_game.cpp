@@ -74,6 +74,7 @@ BilobaState::BilobaState(std::shared_ptr<const BilobaGame> game, const Position&
   if (!game_ended(pos_) && pos_.count[pos_.to_move] == 0) {
     pos_.to_move = next_seat(pos_, pos_.to_move);
   }
+  refresh_key();
   update_outcome();
 }
 
@@ -167,7 +168,7 @@ std::vector<Move> BilobaState::bounded_distinct_moves(WorkBudget& budget) const 
 void BilobaState::apply(const Move& move) {
   // A turn that is only a move body (it starts with a square: no forced capture, elimination or
   // pass, §7.2) and captures nothing moves one pawn; anything else replays through the Turn.
-  const std::uint64_t before_key = repetition_key();
+  const std::uint64_t before_key = key_;
   const std::size_t n = move.size();
   const int from = n >= 2 && n <= 3 ? move[0] : kSquares;
   const int to = n == 3 ? move[2] : n == 2 ? move[1] : 0;
@@ -176,7 +177,9 @@ void BilobaState::apply(const Move& move) {
     pos_.pawn_id[to] = pos_.pawn_id[from];
     pos_.cell[from] = kEmpty;
     pos_.pawn_id[from] = kNoPawn;
+    const int mover = pos_.to_move;
     pos_.to_move = next_seat(pos_, pos_.to_move);
+    slide_key(from, to, pos_.cell[to], mover);
     ++quiet_;  // the direct path never captures
     note_turn(before_key, /*removed_pawn=*/false);
   } else {
@@ -195,6 +198,7 @@ void BilobaState::apply(const Move& move) {
     pos_ = turn.position();
     for (int s = 0; s < pos_.players; ++s) after += pos_.count[s];
     quiet_ = after < before ? 0 : quiet_ + 1;
+    refresh_key();
     note_turn(before_key, /*removed_pawn=*/after < before);
   }
   if (game_->turn_cap() > 0) ++pos_.turns;
@@ -411,13 +415,9 @@ std::string BilobaState::serialize() const {
 }
 
 std::uint64_t BilobaState::hash() const {
-  // Features: one per square (value = colour), then the seat to move and the turns played.
-  static const ZobristTable kKeys(kSquares + 1, kMaxColours, 0xB170BA09ull);
-  std::uint64_t h = 0;
-  for (int sq = 0; sq < kSquares; ++sq) {
-    if (pos_.cell[sq] < kMaxColours) h ^= kKeys.key(sq, pos_.cell[sq]);
-  }
-  h ^= kKeys.key(kSquares, pos_.to_move);
+  // The repetition key (cells and seat to move, kept up to date by apply), then the turns
+  // played when a turn cap counts them.
+  std::uint64_t h = key_;
   if (pos_.turns > 0) {
     std::uint64_t t = static_cast<std::uint64_t>(pos_.turns) * 0x9E3779B97F4A7C15ull;
     h ^= splitmix64(t);

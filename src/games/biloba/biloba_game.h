@@ -158,6 +158,12 @@ class BilobaState : public State {
   // removed a pawn.
   struct HistoryNode;
   void note_turn(std::uint64_t before_key, bool removed_pawn);
+  // key_ = the repetition key of pos_, recomputed (81 cells) or updated for one pawn that went
+  // from `from` to `to` while the turn passed from `old_seat` to pos_.to_move. Kept in the
+  // state because the search asks for it (and for hash()) at every node.
+  void refresh_key();
+  void slide_key(int from, int to, int colour, int old_seat);
+  std::uint64_t key_ = 0;
   std::shared_ptr<const HistoryNode> history_;
 
   std::shared_ptr<const BilobaGame> game_;

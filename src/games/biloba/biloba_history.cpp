@@ -19,14 +19,18 @@ namespace {
 constexpr int kMaxLength = 1024;
 constexpr int kKeep = 512;
 
-std::uint64_t key_of(const Position& pos) {
-  // The cells and the seat to move: the turn counters change nothing in how play goes on.
+// The cells and the seat to move: the turn counters change nothing in how play goes on.
+const ZobristTable& keys() {
   static const ZobristTable kKeys(kSquares + 1, kMaxColours, 0x5E9EA7ED8B110BAull);
+  return kKeys;
+}
+
+std::uint64_t key_of(const Position& pos) {
   std::uint64_t h = 0;
   for (int sq = 0; sq < kSquares; ++sq) {
-    if (pos.cell[sq] < kMaxColours) h ^= kKeys.key(sq, pos.cell[sq]);
+    if (pos.cell[sq] < kMaxColours) h ^= keys().key(sq, pos.cell[sq]);
   }
-  return h ^ kKeys.key(kSquares, static_cast<std::size_t>(pos.to_move));
+  return h ^ keys().key(kSquares, static_cast<std::size_t>(pos.to_move));
 }
 
 }  // namespace
@@ -53,7 +57,16 @@ void BilobaState::note_turn(std::uint64_t before_key, bool removed_pawn) {
       HistoryNode{before_key, older ? older->length + 1 : 1, std::move(older)});
 }
 
-std::uint64_t BilobaState::repetition_key() const { return key_of(pos_); }
+void BilobaState::refresh_key() { key_ = key_of(pos_); }
+
+void BilobaState::slide_key(int from, int to, int colour, int old_seat) {
+  const auto c = static_cast<std::size_t>(colour);
+  key_ ^= keys().key(from, c) ^ keys().key(to, c) ^
+          keys().key(kSquares, static_cast<std::size_t>(old_seat)) ^
+          keys().key(kSquares, static_cast<std::size_t>(pos_.to_move));
+}
+
+std::uint64_t BilobaState::repetition_key() const { return key_; }
 
 std::vector<std::uint64_t> BilobaState::earlier_positions() const {
   std::vector<std::uint64_t> keys;
