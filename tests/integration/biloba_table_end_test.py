@@ -18,18 +18,23 @@ BINARY = sys.argv[1]
 END = r"^biloba 101: (Game [^\n]*) \(([0-9/-]+), (rules|no progress)\)$"
 
 
+def challenge_move_and_resign(alice, challenge, third):
+    """alice challenges (`challenge`), plays e7-e6, waits for the third seat's first move (before
+    every seat has moved, a resignation declines the game) and resigns."""
+    alice.send(challenge)
+    alice.expect(r"^New Biloba Board 101$")
+    alice.send("move 101 e7-e6#1")
+    alice.expect(r"^biloba 101: 1\. O alice e7-e6$")
+    alice.expect(rf"^biloba 101: 3\. R {third} ")
+    alice.send("resign 101")
+
+
 def test_resigned_person_and_two_cpus_finish():
     server = Server(BINARY, extra=["--rate", "1000"]).start()
     try:
         alice = server.text("alice", "pw-alice", register=True)
-        alice.send("biloba challenge -players=3 alice cpu:2 cpu:3")
-        alice.expect(r"^New Biloba Board 101$")
-        alice.send("move 101 e7-e6#1")
-        alice.expect(r"^biloba 101: 1\. O alice e7-e6$")
-        # After every seat has moved (before, a resignation declines the game).
-        alice.expect(r"^biloba 101: 3\. R cpu:3 ")
         # Answered at once, whoever is to move.
-        alice.send("resign 101")
+        challenge_move_and_resign(alice, "biloba challenge -players=3 alice cpu:2 cpu:3", "cpu:3")
         alice.expect(r"^You resign at biloba 101: the others play on, the computer plays your "
                      r"pawns, and your result is 0\.$")
         # Anything that needs a turn of the resigned seat is refused at once.
@@ -70,12 +75,9 @@ def test_no_progress_option_at_a_table():
         alice = server.text("alice", "pw-alice", register=True)
         # Two computers alone from the first move on would need no person: the person moves
         # once, resigns, and no_progress=20 ends the shuffle soon after the last capture.
-        alice.send("biloba challenge -players=3 -no_progress=20 alice cpu:random cpu:random")
-        alice.expect(r"^New Biloba Board 101$")
-        alice.send("move 101 e7-e6#1")
-        alice.expect(r"^biloba 101: 1\. O alice e7-e6$")
-        alice.expect(r"^biloba 101: 3\. R cpu:random ")
-        alice.send("resign 101")
+        challenge_move_and_resign(
+            alice, "biloba challenge -players=3 -no_progress=20 alice cpu:random cpu:random",
+            "cpu:random")
         alice.expect(r"^You resign at biloba 101")
         m = alice.expect(END, timeout=60)
         status, record = server.http_get("/records/biloba/101")
