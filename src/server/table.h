@@ -189,10 +189,10 @@ class Table : public std::enable_shared_from_this<Table> {
     // Run on the strand once the batch is durable, after the events are delivered.
     std::vector<std::function<void()>> after_commit;
   };
-  static constexpr std::size_t kChatKept = 50;
+  static constexpr std::size_t kChatKept = 50;  // chat lines kept in memory (and shown)
   // Plays the turns of a seat that resigned a game of 3+ seats: a fast bot, the seat no longer
   // competes.
-  static constexpr const char* kResignedBot = "greedy";  // chat lines kept in memory (and shown)
+  static constexpr const char* kResignedBot = "greedy";
   using Action = std::function<void(Tx&)>;
   struct Job {
     Caller caller;
@@ -251,6 +251,13 @@ class Table : public std::enable_shared_from_this<Table> {
   // seat leaves the contest and the others play on (its turns are played by the computer);
   // when one contender or none is left, the game ends (reason "resign").
   void resign_from_many(Tx& tx, int table_seat);
+  // Game seats still contending: on the board (State::seat_in_play) and not resigned.
+  std::vector<int> contenders() const;
+  // Once seats have resigned, the contest is over as soon as one contender or none is left
+  // (the computer playing a resigned seat may eliminate the others): ends the game with reason
+  // "resign" (the last contender wins; with none, the seats that did not resign share) and
+  // returns true; false while two or more contend.
+  bool end_if_contest_over(Tx& tx);
   // Throws CommandError when `table_seat` has no turn to play any more: it resigned (the
   // computer plays its pawns) or its side is out of the game (State::seat_in_play).
   void require_turns_left(int table_seat) const;

@@ -65,6 +65,7 @@ void Table::after_move(Tx& tx) {
       end_game(tx, without_resigned(state_->returns()), why.empty() ? "rules" : why);
       return;
     }
+    if (end_if_contest_over(tx)) return;
     const int ts = seat_to_move();
     const SeatOwner& owner = seats_[static_cast<std::size_t>(ts)];
     if (owner.kind != SeatKind::kUser || resigned_.count(ts)) return;
@@ -166,6 +167,9 @@ void Table::on_clock(Tx& tx) {
   if (status_ != TableStatus::kPlaying || !clock_.enabled()) return;
   const int g = state_->current_seat();
   if (g == kTerminalSeat) return;
+  // A resigned seat's turns are the computer's: its clock no longer decides the game (a
+  // resignation late in one's own turn would otherwise end it for everyone on time).
+  if (resigned_.count(seat_to_move())) return;
   const std::int64_t deadline = turn_started_ms_ + turn_allowance_ms(clock_, bank_ms_[g]);
   if (TableServices::now_ms() < deadline) return;
   bank_ms_[g] = 0;
@@ -175,6 +179,10 @@ void Table::on_clock(Tx& tx) {
 
 void Table::arm_clock() {
   if (status_ != TableStatus::kPlaying || !clock_.enabled() || !state_ || state_->is_terminal()) {
+    timer_.cancel();
+    return;
+  }
+  if (resigned_.count(seat_to_move())) {  // the computer's turn for a resigned seat: no clock
     timer_.cancel();
     return;
   }

@@ -39,31 +39,42 @@ void Table::resign_from_many(Tx& tx, int table_seat) {
   queued_resign_.erase(to_lower(user));
   if (request_) request_.reset();
   tx.table_changed = true;
-  // Who still contends: on the board and not resigned.
-  std::vector<int> contenders;  // game seats
-  for (int g = 0; g < game_->num_seats(); ++g) {
-    const int ts = order_.empty() ? g : order_[static_cast<std::size_t>(g)];
-    if (state_->seat_in_play(g) && !resigned_.count(ts)) contenders.push_back(g);
-  }
-  spdlog::info("table {}: {} resigns ({} contenders left)", label(), user, contenders.size());
-  if (contenders.size() <= 1) {
-    const auto n = static_cast<std::size_t>(game_->num_seats());
-    std::vector<double> returns(n, 0.0);
-    if (contenders.size() == 1) {
-      returns[static_cast<std::size_t>(contenders[0])] = 1.0;
-    } else {
-      // Nobody contends any more (every other seat is out or resigned): the seats that did not
-      // resign share the game.
-      returns = without_resigned(std::vector<double>(n, 1.0 / static_cast<double>(n)));
-    }
+  spdlog::info("table {}: {} resigns ({} contenders left)", label(), user, contenders().size());
+  if (contenders().size() <= 1) {
     extra_entries_.push_back({"Resign", game_seat_of_table_seat(table_seat), false});
-    end_game(tx, returns, "resign");
+    end_if_contest_over(tx);
     return;
   }
   tx.reply(ok_event("You resign at " + label() +
                     ": the others play on, the computer plays your pawns, and your result is 0."));
   tx.others(ok_event(label() + ": " + user +
                      " resigns; the computer plays their pawns until the game ends."));
+}
+
+std::vector<int> Table::contenders() const {
+  std::vector<int> seats;  // game seats
+  for (int g = 0; g < game_->num_seats(); ++g) {
+    const int ts = order_.empty() ? g : order_[static_cast<std::size_t>(g)];
+    if (state_->seat_in_play(g) && !resigned_.count(ts)) seats.push_back(g);
+  }
+  return seats;
+}
+
+bool Table::end_if_contest_over(Tx& tx) {
+  if (resigned_.empty() || !state_ || state_->is_terminal()) return false;
+  const std::vector<int> left = contenders();
+  if (left.size() > 1) return false;
+  const auto n = static_cast<std::size_t>(game_->num_seats());
+  std::vector<double> returns(n, 0.0);
+  if (left.size() == 1) {
+    returns[static_cast<std::size_t>(left[0])] = 1.0;
+  } else {
+    // Nobody contends any more (every other seat is out or resigned): the seats that did not
+    // resign share the game.
+    returns = without_resigned(std::vector<double>(n, 1.0 / static_cast<double>(n)));
+  }
+  end_game(tx, returns, "resign");
+  return true;
 }
 
 std::vector<double> Table::without_resigned(std::vector<double> returns) const {

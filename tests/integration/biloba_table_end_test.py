@@ -15,7 +15,7 @@ import sys
 from plateau_harness import Server, answer, run_tests
 
 BINARY = sys.argv[1]
-END = r"^biloba 101: (Game [^\n]*) \(([0-9/-]+), (rules|no progress)\)$"
+END = r"^biloba 101: (Game [^\n]*) \(([0-9/-]+), (rules|no progress|resign)\)$"
 
 
 def challenge_move_and_resign(alice, challenge, third):
@@ -139,6 +139,39 @@ def test_an_eliminated_person_is_answered_at_once():
             server.kill()
 
 
+def test_the_contest_ends_when_one_contender_is_left():
+    # The computer playing a resigned seat may eliminate a contender: the game then ends at
+    # once, won by the last contender. Before, it went on and the resigned seat's bot could win
+    # by the rules ("alice wins" on the page, 0-1/2-1/2 "rules" in the result: seen 3 times in 3
+    # with these bots and seeds).
+    server = Server(BINARY, extra=["--rate", "1000"]).start()
+    try:
+        alice = server.text("alice", "pw-alice", register=True)
+        for board in (101, 102, 103):
+            challenge = "biloba challenge -players=3 -no_progress=40 alice cpu:random cpu:random"
+            alice.send(challenge)
+            alice.expect(rf"^New Biloba Board {board}$")
+            alice.send(f"move {board} e7-e6#1")
+            alice.expect(rf"^biloba {board}: 1\. O alice e7-e6$")
+            alice.expect(rf"^biloba {board}: 3\. R cpu:random ")
+            alice.send(f"resign {board}")
+            m = alice.expect(rf"^biloba {board}: Game [^\n]* \(([0-9/-]+), ([a-z ]+)\)$",
+                             timeout=60)
+            result, reason = m.group(1), m.group(2)
+            print(m.group(0), flush=True)
+            assert reason in ("resign", "no progress"), m.group(0)
+            if reason == "resign":
+                assert result in ("0-1-0", "0-0-1"), m.group(0)
+            else:
+                assert result == "0-1/2-1/2", m.group(0)
+            assert "alice wins" not in answer(alice, f"show {board}")
+        assert server.stop() == 0
+    finally:
+        if server.alive():
+            server.kill()
+
+
 if __name__ == "__main__":
     run_tests([test_resigned_person_and_two_cpus_finish, test_no_progress_option_at_a_table,
+               test_the_contest_ends_when_one_contender_is_left,
                test_an_eliminated_person_is_answered_at_once])
