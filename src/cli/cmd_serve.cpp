@@ -109,6 +109,11 @@ void add_serve_command(CLI::App& app) {
                   "Clicks kept per biloba 0.9.3 network game")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{100}, std::size_t{10000000}));
+  cmd->add_option("--max-plies", lobby_limits.max_plies,
+                  "Plies after which a game ends drawn among the seats in play (no table runs "
+                  "for ever)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{10}, std::size_t{100000000}));
   cmd->add_option("--events-kept", lobby_limits.events_kept,
                   "Events kept in memory per table for resync BOARD SEQ")
       ->capture_default_str()

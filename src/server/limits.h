@@ -57,6 +57,10 @@ struct LobbyLimits {
   // Events kept in memory per table (and read back at start-up) for `resync BOARD SEQ`; a SEQ
   // older than the oldest kept answers an error (docs/PROTOCOL.md). --events-kept
   std::size_t events_kept = 1000;
+  // Plies a game may last (issue 14): reached, the game ends drawn among the seats still in play
+  // (reason "ply limit"), so that no table runs for ever, e.g. computers alone in a Biloba game
+  // with no_progress=0, or a table stored before the no-progress rule. --max-plies
+  std::size_t max_plies = 10000;
   // Resume tokens (issue 13, item 6; resume_tokens.h): a token stays valid this long after its
   // last use (issued, resumed, or a connection logged in with it still open). --token-ttl,
   // --guest-token-ttl (seconds). A guest's set-up tables stay while the guest holds a valid token.

@@ -66,6 +66,20 @@ void Table::after_move(Tx& tx) {
       return;
     }
     if (end_if_contest_over(tx)) return;
+    if (moves_.size() >= services_.limits().max_plies) {
+      // Equal shares among the seats still in play (all of them if none is).
+      const int n = game_->num_seats();
+      std::vector<double> shares(static_cast<std::size_t>(n), 0.0);
+      int in_play = 0;
+      for (int g = 0; g < n; ++g) in_play += state_->seat_in_play(g) ? 1 : 0;
+      for (int g = 0; g < n; ++g) {
+        if (in_play == 0 || state_->seat_in_play(g)) {
+          shares[static_cast<std::size_t>(g)] = 1.0 / (in_play == 0 ? n : in_play);
+        }
+      }
+      end_game(tx, without_resigned(shares), "ply limit");
+      return;
+    }
     const int ts = seat_to_move();
     const SeatOwner& owner = seats_[static_cast<std::size_t>(ts)];
     if (owner.kind != SeatKind::kUser || resigned_.count(ts)) return;

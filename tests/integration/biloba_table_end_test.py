@@ -171,7 +171,33 @@ def test_the_contest_ends_when_one_contender_is_left():
             server.kill()
 
 
+def test_the_server_ply_limit_ends_an_endless_table():
+    # no_progress=0 (the original's endless games) and only computers left in play: before,
+    # they shuffled for ever at a store commit per ply. --max-plies ends the game drawn among
+    # the seats in play (or the contest ends first if a computer is eliminated).
+    server = Server(BINARY, extra=["--rate", "1000", "--max-plies", "40"]).start()
+    try:
+        alice = server.text("alice", "pw-alice", register=True)
+        challenge_move_and_resign(
+            alice, "biloba challenge -players=3 -no_progress=0 alice cpu:random cpu:random",
+            "cpu:random")
+        m = alice.expect(r"^biloba 101: Game [^\n]* \(([0-9/-]+), (ply limit|resign)\)$",
+                         timeout=60)
+        print(m.group(0), flush=True)
+        if m.group(2) == "ply limit":
+            assert m.group(1) == "0-1/2-1/2", m.group(0)
+            status, record = server.http_get("/records/biloba/101")
+            assert '[Termination "ply limit"]' in record, record
+            tables = answer(alice, "biloba tables")
+            assert tables.startswith("biloba 101 over ply 40:"), tables
+        assert server.stop() == 0
+    finally:
+        if server.alive():
+            server.kill()
+
+
 if __name__ == "__main__":
     run_tests([test_resigned_person_and_two_cpus_finish, test_no_progress_option_at_a_table,
                test_the_contest_ends_when_one_contender_is_left,
+               test_the_server_ply_limit_ends_an_endless_table,
                test_an_eliminated_person_is_answered_at_once])

@@ -76,6 +76,7 @@ export const en: Dictionary = {
   'reason.declined': 'declined',
   'reason.no progress': 'no capture for too long',
   'reason.turn cap': 'turn cap',
+  'reason.ply limit': 'server move limit',
   'board.keys': 'Keyboard: Tab to the board, arrow keys choose, Enter plays.',
   'replay.first': 'First position',
   'replay.previous': 'Previous move',

@@ -76,6 +76,7 @@ export const fr: Dictionary = {
   'reason.declined': 'refusée',
   'reason.no progress': 'aucune prise depuis trop longtemps',
   'reason.turn cap': 'limite de tours',
+  'reason.ply limit': 'limite de coups du serveur',
   'board.keys': 'Clavier : Tab jusqu’au plateau, les flèches choisissent, Entrée joue.',
   'replay.first': 'Position de départ',
   'replay.previous': 'Coup précédent',
