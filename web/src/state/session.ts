@@ -300,6 +300,14 @@ export class Session {
 // Re-renders the calling component on every session change.
 export function useSession(session: Session): SessionState {
   const [, setTick] = useState(0);
-  useEffect(() => session.subscribe(() => setTick((n) => n + 1)), [session]);
+  useEffect(() => {
+    const unsubscribe = session.subscribe(() => setTick((n) => n + 1));
+    // An event that came between the render and this subscription (the `login` answering the
+    // `resume` of a reloaded page, say) notified nobody here: render once more to catch up.
+    // Without it the shell kept the signed-out state and showed the lobby instead of the table
+    // (e2e scenario `reload`, about one run in three).
+    setTick((n) => n + 1);
+    return unsubscribe;
+  }, [session]);
   return session.state;
 }
