@@ -4,6 +4,7 @@
 // and it and every other table go on. Faults are injected with the test-only hook of
 // server/fault_hook.h.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <future>
@@ -50,8 +51,11 @@ class ContainmentTest : public ::testing::Test {
       return true;
     }();
     (void)registered;
+    // One directory per process: ctest runs every test of this fixture in a process of its
+    // own, two at a time, and two of them once met in one directory ("database is locked"):
+    // the seed is the time in ms and `this` is the same address in every process.
     dir_ = fs::temp_directory_path() /
-           ("plateau-containment-" +
+           ("plateau-containment-" + std::to_string(::getpid()) + "-" +
             std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
             std::to_string(reinterpret_cast<std::uintptr_t>(this)));
     fs::create_directories(dir_);

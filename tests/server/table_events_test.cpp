@@ -5,6 +5,7 @@
 #include "server/table_events.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
 #include <future>
@@ -112,9 +113,13 @@ class TableEventsTest : public ::testing::Test {
       return true;
     }();
     (void)registered;
+    // One directory per process: ctest runs every test of this fixture in a process of its
+    // own, two at a time, and two of them once met in one directory ("database is locked"):
+    // the seed is the time in ms and `this` is the same address in every process.
     dir_ = fs::temp_directory_path() /
-           ("plateau-table-events-" + std::to_string(reinterpret_cast<std::uintptr_t>(this)) + "-" +
-            std::to_string(::testing::UnitTest::GetInstance()->random_seed()));
+           ("plateau-table-events-" + std::to_string(::getpid()) + "-" +
+            std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +
+            std::to_string(reinterpret_cast<std::uintptr_t>(this)));
     fs::create_directories(dir_);
     store_ = std::make_unique<store::Store>(dir_ / "plateau.db");
     lobby_ = std::make_unique<Lobby>(io_, *store_, workers_, hashing_, limits_);
