@@ -214,16 +214,9 @@ std::vector<double> BilobaState::returns() const {
     r[winner(pos_)] = 1.0;
     return r;
   }
-  int alive = 0;
-  for (int s = 0; s < n; ++s) alive += pos_.count[s] > 0 ? 1 : 0;
-  const bool share_alive = outcome_ == Outcome::kDraw && alive >= 2;
-  for (int s = 0; s < n; ++s) {
-    if (!share_alive) {
-      r[s] = 1.0 / n;
-    } else if (pos_.count[s] > 0) {
-      r[s] = 1.0 / alive;
-    }
-  }
+  // A draw is shared as a stop for want of progress is (biloba_history.cpp); no result: by all.
+  if (outcome_ == Outcome::kDraw) return no_progress_values();
+  for (int s = 0; s < n; ++s) r[s] = 1.0 / n;
   return r;
 }
 

@@ -74,6 +74,8 @@ std::vector<std::uint64_t> BilobaState::earlier_positions() const {
   return keys;
 }
 
+// Also the returns of a draw (§6.3, turn cap, no progress): the seats with pawns share it, or
+// every seat when at most one has pawns (a lone survivor with one pawn).
 std::vector<double> BilobaState::no_progress_values() const {
   const int n = pos_.players;
   int alive = 0;
