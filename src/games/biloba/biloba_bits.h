@@ -95,4 +95,52 @@ inline Bits cells_equal(const std::array<std::uint8_t, kSquares>& cell, std::uin
   return out;
 }
 
+// The number of squares in a set. A SWAR count: the build targets plain x86-64, where
+// __builtin_popcountll is a call into libgcc (the evaluation counts a dozen sets per node).
+inline int count_of(Bits b) {
+  auto pop = [](std::uint64_t x) {
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return static_cast<int>((x * 0x0101010101010101ull) >> 56);
+  };
+  return pop(static_cast<std::uint64_t>(b)) + pop(static_cast<std::uint64_t>(b >> 64));
+}
+
+// Every set of a position's cells that the evaluation needs, read in one pass.
+struct CellSets {
+  std::array<Bits, kMaxColours> colour{};  // the pawns of each colour
+  Bits empty = 0;                          // cells holding kEmpty (the centre when free)
+  Bits wall = 0;                           // unplayable cells (kWall)
+};
+
+// The sets of `cell` (values: a colour 0..3, kEmpty = 4, kWall = 5).
+inline CellSets cell_sets(const std::array<std::uint8_t, kSquares>& cell) {
+  CellSets out;
+#if defined(__SSE2__)
+  for (int i = 0; i < 80; i += 16) {
+    const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i*>(cell.data() + i));
+    auto mask = [&c](int value) {
+      const __m128i v = _mm_set1_epi8(static_cast<char>(value));
+      return Bits{static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(c, v)))};
+    };
+    for (int k = 0; k < kMaxColours; ++k) out.colour[k] |= mask(k) << i;
+    out.empty |= mask(4) << i;
+    out.wall |= mask(5) << i;
+  }
+  const int last = cell[80];
+  if (last < kMaxColours) out.colour[last] |= bit(80);
+  if (last == 4) out.empty |= bit(80);
+  if (last == 5) out.wall |= bit(80);
+#else
+  for (int sq = 0; sq < kSquares; ++sq) {
+    const int c = cell[sq];
+    if (c < kMaxColours) out.colour[c] |= bit(sq);
+    if (c == 4) out.empty |= bit(sq);
+    if (c == 5) out.wall |= bit(sq);
+  }
+#endif
+  return out;
+}
+
 }  // namespace plateau::biloba

@@ -1,13 +1,15 @@
 // Biloba's evaluation: pawns dominate; threats, flanks (half-made sandwiches), the leader's
 // closing in and the elimination rule of §6.2 steer play when no capture is in sight, so that the
-// side ahead makes progress instead of shuffling (issue 14).
+// side ahead makes progress instead of shuffling (issue 14). Every term is computed on bitboards
+// (biloba_bits.h) from one read of the cells, with no allocation: the search evaluates every
+// leaf. The values are those of the first, square-by-square version bit for bit (sums of
+// doubles in the same order), which biloba_eval_test.cpp keeps as its reference.
 #include "games/biloba/biloba_eval.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 
-#include "games/biloba/biloba_classic.h"
+#include "games/biloba/biloba_bits.h"
 #include "games/biloba/biloba_game.h"
 #include "games/biloba/biloba_threats.h"
 
@@ -15,81 +17,139 @@ namespace plateau::biloba {
 
 namespace {
 
-// King-move distances between the 81 cells, computed once: the closeness term asks for
-// hundreds of them per evaluation, and x_of/y_of divide.
-struct KingDistances {
-  std::array<std::array<std::uint8_t, kSquares>, kSquares> d{};
-  constexpr KingDistances() {
-    for (int a = 0; a < kSquares; ++a) {
-      for (int b = 0; b < kSquares; ++b) {
-        const int dx = x_of(a) > x_of(b) ? x_of(a) - x_of(b) : x_of(b) - x_of(a);
-        const int dy = y_of(a) > y_of(b) ? y_of(a) - y_of(b) : y_of(b) - y_of(a);
-        d[a][b] = static_cast<std::uint8_t>(dx > dy ? dx : dy);
-      }
+// The squares at king-move (Chebyshev) distance k from e5, k = 0..4 (the whole grid).
+struct CentreRings {
+  std::array<Bits, 5> ring{};
+  constexpr CentreRings() {
+    for (int sq = 0; sq < kSquares; ++sq) {
+      const int dx = x_of(sq) > 4 ? x_of(sq) - 4 : 4 - x_of(sq);
+      const int dy = y_of(sq) > 4 ? y_of(sq) - 4 : 4 - y_of(sq);
+      ring[dx > dy ? dx : dy] |= bit(sq);
     }
   }
 };
-constexpr KingDistances kKingDistances;
+constexpr CentreRings kCentreRings;
 
-int chebyshev(int a, int b) { return kKingDistances.d[a][b]; }
-
-// Enemy pawns E with a pawn of `colour` next to them and, on the far side of E, an empty square
-// a pawn could stand on (playable, not the centre): one more pawn there sandwiches E (§4.1).
-int count_flanks(const Position& pos, int colour, const std::uint8_t* own, int own_count) {
-  std::array<bool, kSquares> seen{};
-  int n = 0;
-  for (int i = 0; i < own_count; ++i) {
-    const int p = own[i];
-    for (int d = 0; d < kDirections; ++d) {
-      const int e = neighbour(p, d);
-      if (e < 0 || seen[e] || pos.cell[e] >= kMaxColours || pos.cell[e] == colour) continue;
-      const int t = beyond(p, d);
-      if (t < 0 || t == kCentre || pos.cell[t] != kEmpty) continue;
-      seen[e] = true;
-      ++n;
+// A target's share of closeness when the nearest own pawn is `best` king moves away, the
+// expression of the first version evaluated once (kSize when there is no own pawn at all).
+struct CloseShares {
+  std::array<double, kSize + 1> share{};
+  constexpr CloseShares() {
+    for (int best = 0; best <= kSize; ++best) {
+      share[best] = static_cast<double>(kSize - 1 - best) / (kSize - 2);
     }
   }
-  return n;
+};
+constexpr CloseShares kCloseShares;
+
+// The squares within one king move of `x` (x included), over the whole 9×9 grid: distances
+// are geometric, as the closeness term measures them.
+inline Bits king_grow(Bits x) {
+  const Bits row = x | shifted(x, 1, 1) | shifted(x, 6, 1);  // west, east
+  return row | shifted(row, 3, 1) | shifted(row, 4, 1);      // north, south
+}
+
+// Enemy pawns E with a pawn of `own` next to them and, on the far side of E, an empty square
+// a pawn could stand on (playable, not the centre): one more pawn there sandwiches E (§4.1).
+int count_flanks(const CellSets& sets, Bits own, Bits pawns) {
+  const Bits enemy = pawns & ~own;
+  const Bits landing = sets.empty & ~bit(kCentre);  // empty cells are playable ones
+  Bits flanked = 0;
+  for (int d = 0; d < kDirections; ++d) {
+    // E = P + d with P own, and E + d a landing square.
+    flanked |= shifted(own, d, 1) & enemy & reaching(landing, d, 1);
+  }
+  return count_of(flanked);
+}
+
+// The mean over the target pawns (the seats in `target_seats`, in seat then square order, as
+// the first version summed them) of (kSize − 1 − distance to the nearest own pawn) / (kSize − 2).
+double closeness(const CellSets& sets, Bits own, int players, unsigned target_seats) {
+  Bits all = 0;
+  for (int o = 0; o < players; ++o) {
+    if (target_seats & (1u << o)) all |= sets.colour[o];
+  }
+  if (all == 0) return 0.0;
+  // within[k]: squares at most k king moves from an own pawn; grown until every target is in.
+  std::array<Bits, kSize> within{};
+  within[0] = own;
+  int levels = 0;
+  while (levels < kSize - 1 && (all & ~within[levels]) != 0) {
+    within[levels + 1] = king_grow(within[levels]);
+    ++levels;
+  }
+  double sum = 0.0;
+  for (int o = 0; o < players; ++o) {
+    if (!(target_seats & (1u << o))) continue;
+    for (Bits b = sets.colour[o]; b != 0; b &= b - 1) {
+      const int t = lowest(b);
+      int best = 0;
+      while (best <= levels && ((within[best] >> t) & 1) == 0) ++best;
+      if (best > levels) best = kSize;  // no own pawn at all
+      sum += kCloseShares.share[best];
+    }
+  }
+  return sum / count_of(all);
+}
+
+// The evaluation into e[0..players-1]; `draw` null when the no-progress pull is off.
+void evaluate_into(const Position& pos, double no_progress, const double* draw,
+                   std::array<double, kMaxColours>& e) {
+  const int n = pos.players;
+  std::array<SeatTerms, kMaxColours> t;
+  fill_seat_terms(pos, t);
+  e.fill(0.0);
+  if (n == 2) {
+    const double a = 1.0 / (1.0 + std::exp(-0.5 * (t[0].material - t[1].material)));
+    e[0] = a;
+    e[1] = 1.0 - a;
+  } else {
+    double sum = 0.0;
+    for (int s = 0; s < n; ++s) {
+      if (pos.count[s] > 0) sum += e[s] = std::exp(0.5 * t[s].material);
+    }
+    for (int s = 0; s < n; ++s) e[s] /= sum;
+  }
+  const double w = std::clamp(no_progress, 0.0, 1.0);
+  if (w > 0.0 && draw != nullptr) {
+    for (int s = 0; s < n; ++s) e[s] = (1 - w * w) * e[s] + w * w * draw[s];
+  }
 }
 
 }  // namespace
 
-std::vector<SeatTerms> seat_terms(const Position& pos) {
+void fill_seat_terms(const Position& pos, std::array<SeatTerms, kMaxColours>& t) {
   const int n = pos.players;
-  // The squares of each colour's pawns (a colour has at most 16; no allocation).
-  std::array<std::array<std::uint8_t, kSquares>, kMaxColours> squares;
-  std::array<int, kMaxColours> count{};
-  for (int sq = 0; sq < kSquares; ++sq) {
-    const int c = pos.cell[sq];
-    if (c < kMaxColours) squares[c][count[c]++] = static_cast<std::uint8_t>(sq);
+  const CellSets sets = cell_sets(pos.cell);
+  Bits pawns = 0;
+  std::array<Bits, kMaxColours> threats{};  // squares each colour threatens
+  unsigned big = 0;                         // seats with ≥ 3 pawns: the closeness targets
+  for (int s = 0; s < n; ++s) {
+    pawns |= sets.colour[s];
+    threats[s] = threat_squares(sets, s);
+    if (pos.count[s] >= 3) big |= 1u << s;
   }
-  std::vector<SeatTerms> t(static_cast<std::size_t>(n));
   for (int s = 0; s < n; ++s) {
     SeatTerms& st = t[s];
+    st = SeatTerms{};
     st.pawns = pos.count[s];
     if (st.pawns == 0) continue;
-    st.threatened = threatened_count_fast(pos, s);
-    st.flanks = count_flanks(pos, s, squares[s].data(), count[s]);
+    const Bits own = sets.colour[s];
+    Bits threatened = 0;
+    for (int e = 0; e < n; ++e) {
+      if (e != s) threatened |= threats[e];
+    }
+    st.threatened = count_of(own & threatened);
+    st.flanks = count_flanks(sets, own, pawns);
     st.doomed = st.pawns <= 2 && !can_eat_soon(pos, s);
     // Closeness to the pawns that must be sandwiched (seats with ≥ 3 pawns; a seat with 1-2
     // pawns falls to §6.2 unless it stands next to an enemy, so it is left alone).
-    int targets = 0;
-    double sum = 0.0;
-    for (int o = 0; o < n; ++o) {
-      if (o == s || pos.count[o] < 3) continue;
-      for (int j = 0; j < count[o]; ++j) {
-        int best = kSize;
-        for (int i = 0; i < count[s]; ++i) {
-          best = std::min(best, chebyshev(squares[s][i], squares[o][j]));
-        }
-        sum += static_cast<double>(kSize - 1 - best) / (kSize - 2);
-        ++targets;
-      }
-    }
-    st.closeness = targets > 0 ? sum / targets : 0.0;
-    double centre = 0.0;
-    for (int i = 0; i < count[s]; ++i) centre += (4.0 - chebyshev(squares[s][i], kCentre)) / 4.0;
-    st.centrality = centre / st.pawns;
+    st.closeness = closeness(sets, own, n, big & ~(1u << s));
+    // The mean of (4 − distance to e5) / 4: each term a multiple of 1/4, so the sum of the
+    // first version is exact and equals the integer sum over the rings divided by 4.
+    int centre = 0;
+    for (int k = 0; k <= 4; ++k) centre += (4 - k) * count_of(own & kCentreRings.ring[k]);
+    st.centrality = centre / 4.0 / st.pawns;
     st.material = st.doomed ? 0.0
                             : st.pawns - kThreatWeight * st.threatened +
                                   kFlankWeight * std::min(st.flanks, kMaxFlanks) +
@@ -108,29 +168,34 @@ std::vector<SeatTerms> seat_terms(const Position& pos) {
   if (pos.to_move >= 0 && pos.to_move < n && !t[pos.to_move].doomed) {
     t[pos.to_move].material += kTempo;
   }
-  return t;
+}
+
+std::vector<SeatTerms> seat_terms(const Position& pos) {
+  std::array<SeatTerms, kMaxColours> t;
+  fill_seat_terms(pos, t);
+  return {t.begin(), t.begin() + pos.players};
+}
+
+void draw_values(const Position& pos, std::array<double, kMaxColours>& v) {
+  const int n = pos.players;
+  int alive = 0;
+  for (int s = 0; s < n; ++s) alive += pos.count[s] > 0 ? 1 : 0;
+  v.fill(0.0);
+  for (int s = 0; s < n; ++s) {
+    if (alive < 2) {
+      v[s] = 1.0 / n;
+    } else if (pos.count[s] > 0) {
+      v[s] = 1.0 / alive;
+    }
+  }
 }
 
 std::vector<double> evaluate_position(const Position& pos, double no_progress,
                                       const std::vector<double>& draw) {
-  const int n = pos.players;
-  const std::vector<SeatTerms> t = seat_terms(pos);
-  std::vector<double> e(static_cast<std::size_t>(n), 0.0);
-  if (n == 2) {
-    const double a = 1.0 / (1.0 + std::exp(-0.5 * (t[0].material - t[1].material)));
-    e = {a, 1.0 - a};
-  } else {
-    double sum = 0.0;
-    for (int s = 0; s < n; ++s) {
-      if (pos.count[s] > 0) sum += e[s] = std::exp(0.5 * t[s].material);
-    }
-    for (double& v : e) v /= sum;
-  }
-  const double w = std::clamp(no_progress, 0.0, 1.0);
-  if (w > 0.0 && draw.size() == e.size()) {
-    for (std::size_t s = 0; s < e.size(); ++s) e[s] = (1 - w * w) * e[s] + w * w * draw[s];
-  }
-  return e;
+  std::array<double, kMaxColours> e;
+  const bool pull = draw.size() == static_cast<std::size_t>(pos.players);
+  evaluate_into(pos, no_progress, pull ? draw.data() : nullptr, e);
+  return {e.begin(), e.begin() + pos.players};
 }
 
 std::vector<double> BilobaState::evaluate() const {
@@ -138,8 +203,15 @@ std::vector<double> BilobaState::evaluate() const {
   // Progress pressure: quiet turns against the table's no_progress limit (0 = off: none).
   const int limit = game_->no_progress();
   const double quiet = limit > 0 ? static_cast<double>(quiet_turns()) / limit : 0.0;
-  if (quiet <= 0.0) return evaluate_position(pos_, 0.0, {});
-  return evaluate_position(pos_, quiet, no_progress_values());
+  std::array<double, kMaxColours> e;
+  if (quiet <= 0.0) {
+    evaluate_into(pos_, 0.0, nullptr, e);
+  } else {
+    std::array<double, kMaxColours> draw;
+    draw_values(pos_, draw);
+    evaluate_into(pos_, quiet, draw.data(), e);
+  }
+  return {e.begin(), e.begin() + pos_.players};
 }
 
 }  // namespace plateau::biloba

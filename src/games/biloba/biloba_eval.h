@@ -34,6 +34,15 @@ inline constexpr double kCentreWeight = 0.6;
 // Every seat's terms. material = pawns − kThreatWeight · threatened + kFlankWeight · flanks
 // (+ kCentreWeight · centrality, the closing-in bonus and the tempo), or 0 when doomed (§6.2: it will be removed).
 std::vector<SeatTerms> seat_terms(const Position& pos);
+// The same into `t` (seats 0..players-1; the others left as they are), without allocating: the
+// search evaluates every leaf. Computed on bitboards (biloba_bits.h); biloba_eval_test.cpp
+// checks every field equals the square-by-square reference bit for bit.
+void fill_seat_terms(const Position& pos, std::array<SeatTerms, kMaxColours>& t);
+
+// The values of a draw (§6.3, the turn cap, the no-progress rule) into v[0..players-1]: shared
+// by the seats with pawns, or by every seat when at most one has pawns (a lone survivor).
+// BilobaState::no_progress_values() and returns() of a draw are these.
+void draw_values(const Position& pos, std::array<double, kMaxColours>& v);
 
 // The evaluation of a non-terminal position for every seat, in [0, 1]: 2 seats a logistic of
 // 0.5 × the material difference; more seats shares of exp(0.5 × material) among the seats that

@@ -2,6 +2,7 @@
 // since the last turn that removed a pawn, kept as an immutable list that clones share, so a bot
 // searching a clone on another thread never sees the table's list change under it.
 #include "core/zobrist.h"
+#include "games/biloba/biloba_eval.h"
 #include "games/biloba/biloba_game.h"
 
 namespace plateau::biloba {
@@ -75,20 +76,11 @@ std::vector<std::uint64_t> BilobaState::earlier_positions() const {
 }
 
 // Also the returns of a draw (§6.3, turn cap, no progress): the seats with pawns share it, or
-// every seat when at most one has pawns (a lone survivor with one pawn).
+// every seat when at most one has pawns (a lone survivor with one pawn); biloba_eval.h.
 std::vector<double> BilobaState::no_progress_values() const {
-  const int n = pos_.players;
-  int alive = 0;
-  for (int s = 0; s < n; ++s) alive += pos_.count[s] > 0 ? 1 : 0;
-  std::vector<double> v(static_cast<std::size_t>(n), 0.0);
-  for (int s = 0; s < n; ++s) {
-    if (alive < 2) {
-      v[s] = 1.0 / n;
-    } else if (pos_.count[s] > 0) {
-      v[s] = 1.0 / alive;
-    }
-  }
-  return v;
+  std::array<double, kMaxColours> v;
+  draw_values(pos_, v);
+  return {v.begin(), v.begin() + pos_.players};
 }
 
 }  // namespace plateau::biloba
