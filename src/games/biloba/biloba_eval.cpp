@@ -97,7 +97,7 @@ void evaluate_into(const Position& pos, double no_progress, const double* draw,
                    std::array<double, kMaxColours>& e) {
   const int n = pos.players;
   std::array<SeatTerms, kMaxColours> t;
-  fill_seat_terms(pos, t);
+  fill_seat_terms(pos, t, /*every_closeness=*/false);
   e.fill(0.0);
   if (n == 2) {
     const double a = 1.0 / (1.0 + std::exp(-0.5 * (t[0].material - t[1].material)));
@@ -118,7 +118,8 @@ void evaluate_into(const Position& pos, double no_progress, const double* draw,
 
 }  // namespace
 
-void fill_seat_terms(const Position& pos, std::array<SeatTerms, kMaxColours>& t) {
+void fill_seat_terms(const Position& pos, std::array<SeatTerms, kMaxColours>& t,
+                     bool every_closeness) {
   const int n = pos.players;
   const CellSets sets = cell_sets(pos.cell);
   Bits pawns = 0;
@@ -144,7 +145,7 @@ void fill_seat_terms(const Position& pos, std::array<SeatTerms, kMaxColours>& t)
     st.doomed = st.pawns <= 2 && !can_eat_soon(pos, s);
     // Closeness to the pawns that must be sandwiched (seats with ≥ 3 pawns; a seat with 1-2
     // pawns falls to §6.2 unless it stands next to an enemy, so it is left alone).
-    st.closeness = closeness(sets, own, n, big & ~(1u << s));
+    if (every_closeness) st.closeness = closeness(sets, own, n, big & ~(1u << s));
     // The mean of (4 − distance to e5) / 4: each term a multiple of 1/4, so the sum of the
     // first version is exact and equals the integer sum over the rings divided by 4.
     int centre = 0;
@@ -163,6 +164,10 @@ void fill_seat_terms(const Position& pos, std::array<SeatTerms, kMaxColours>& t)
       if (o != s) strongest = std::max(strongest, t[o].material);
     }
     const double lead = std::clamp(t[s].material - strongest, 0.0, 3.0);
+    // Without a lead the term is 0 whatever the closeness: computed only when it counts.
+    if (!every_closeness && lead > 0.0) {
+      t[s].closeness = closeness(sets, sets.colour[s], n, big & ~(1u << s));
+    }
     t[s].material += kCloseWeight * lead * t[s].closeness;
   }
   if (pos.to_move >= 0 && pos.to_move < n && !t[pos.to_move].doomed) {

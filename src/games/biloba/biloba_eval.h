@@ -36,8 +36,11 @@ inline constexpr double kCentreWeight = 0.6;
 std::vector<SeatTerms> seat_terms(const Position& pos);
 // The same into `t` (seats 0..players-1; the others left as they are), without allocating: the
 // search evaluates every leaf. Computed on bitboards (biloba_bits.h); biloba_eval_test.cpp
-// checks every field equals the square-by-square reference bit for bit.
-void fill_seat_terms(const Position& pos, std::array<SeatTerms, kMaxColours>& t);
+// checks every field equals the square-by-square reference bit for bit. With every_closeness
+// false, closeness is computed only for the seats whose lead makes it count (the others get 0;
+// every material is the same): the evaluation's way.
+void fill_seat_terms(const Position& pos, std::array<SeatTerms, kMaxColours>& t,
+                     bool every_closeness = true);
 
 // The values of a draw (§6.3, the turn cap, the no-progress rule) into v[0..players-1]: shared
 // by the seats with pawns, or by every seat when at most one has pawns (a lone survivor).
