@@ -78,16 +78,19 @@ double closeness(const CellSets& sets, Bits own, int players, unsigned target_se
     within[levels + 1] = king_grow(within[levels]);
     ++levels;
   }
+  // Each target's distance, read off the rings within[k] \ within[k − 1] (no pawn of its own
+  // at distance 0); kSize when there is no own pawn at all.
+  std::array<std::uint8_t, kSquares> dist;
+  for (int k = 1; k <= levels; ++k) {
+    for (Bits b = all & within[k] & ~within[k - 1]; b != 0; b &= b - 1) {
+      dist[lowest(b)] = static_cast<std::uint8_t>(k);
+    }
+  }
+  for (Bits b = all & ~within[levels]; b != 0; b &= b - 1) dist[lowest(b)] = kSize;
   double sum = 0.0;
   for (int o = 0; o < players; ++o) {
     if (!(target_seats & (1u << o))) continue;
-    for (Bits b = sets.colour[o]; b != 0; b &= b - 1) {
-      const int t = lowest(b);
-      int best = 0;
-      while (best <= levels && ((within[best] >> t) & 1) == 0) ++best;
-      if (best > levels) best = kSize;  // no own pawn at all
-      sum += kCloseShares.share[best];
-    }
+    for (Bits b = sets.colour[o]; b != 0; b &= b - 1) sum += kCloseShares.share[dist[lowest(b)]];
   }
   return sum / count_of(all);
 }

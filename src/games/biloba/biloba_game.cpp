@@ -2,7 +2,7 @@
 
 #include <algorithm>
 #include <limits>
-#include <unordered_set>
+#include <cstring>
 
 #include "core/error.h"
 #include "core/text.h"
@@ -101,14 +101,56 @@ std::unique_ptr<State> BilobaState::clone() const { return std::make_unique<Bilo
 
 namespace {
 
-// Cells of the positions reached by turns that captured, for distinct_moves (turns that capture
-// nothing are told apart by their pawn and its final square alone).
-struct CellsHash {
-  std::size_t operator()(const std::array<std::uint8_t, kSquares>& cells) const {
-    std::uint64_t h = 1469598103934665603ull;
-    for (std::uint8_t c : cells) h = (h ^ c) * 1099511628211ull;
-    return static_cast<std::size_t>(h);
+// The cells of the positions reached by turns that captured, for distinct_moves (turns that
+// capture nothing are told apart by their pawn and its final square alone): an open-addressing
+// set of their hashes with the cells kept aside, so that an insert costs no allocation of its
+// own and a hash reads the 81 cells a word at a time.
+class SeenCells {
+ public:
+  using Cells = std::array<std::uint8_t, kSquares>;
+  // True when `cells` was not in the set (it is now).
+  bool insert(const Cells& cells) {
+    if (2 * (cells_.size() + 1) > slots_.size()) grow();
+    const std::uint64_t h = hash(cells);
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = h & mask;
+    for (; slots_[i].hash != 0; i = (i + 1) & mask) {
+      if (slots_[i].hash == h && cells_[slots_[i].index] == cells) return false;
+    }
+    slots_[i] = {h, static_cast<std::uint32_t>(cells_.size())};
+    cells_.push_back(cells);
+    return true;
   }
+
+ private:
+  struct Slot {
+    std::uint64_t hash = 0;  // 0 = free (hash() is odd)
+    std::uint32_t index = 0;
+  };
+  static std::uint64_t hash(const Cells& cells) {
+    std::uint64_t h = 0x9E3779B97F4A7C15ull;
+    for (int i = 0; i + 8 <= kSquares; i += 8) {
+      std::uint64_t w;
+      std::memcpy(&w, cells.data() + i, 8);
+      h = (h ^ w) * 0xFF51AFD7ED558CCDull;
+      h ^= h >> 29;
+    }
+    h = (h ^ cells[kSquares - 1]) * 0xC4CEB9FE1A85EC53ull;
+    return (h ^ (h >> 32)) | 1;
+  }
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 16 : 2 * old.size(), Slot{});
+    const std::size_t mask = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (s.hash == 0) continue;
+      std::size_t i = s.hash & mask;
+      while (slots_[i].hash != 0) i = (i + 1) & mask;
+      slots_[i] = s;
+    }
+  }
+  std::vector<Slot> slots_;
+  std::vector<Cells> cells_;
 };
 
 }  // namespace
@@ -140,7 +182,7 @@ std::vector<Move> BilobaState::bounded_distinct_moves(WorkBudget& budget) const 
   // changes the pawn counts, so it never reaches the position of one that does not.
   int last_from = -1;
   Bits final_seen = 0;
-  std::unordered_set<std::array<std::uint8_t, kSquares>, CellsHash> seen;
+  SeenCells seen;
   std::uint64_t visited = budget.used;
   auto stop = [&budget] { return budget.stop && budget.stop(); };
   BoundedChoices<decltype(stop)> choices(budget.limit, &visited, stop);
@@ -158,7 +200,7 @@ std::vector<Move> BilobaState::bounded_distinct_moves(WorkBudget& budget) const 
       },
       [&](const Turn& t) {
         // The seat to move next follows from the board, so the cells decide the position.
-        if (seen.insert(t.position().cell).second) moves.push_back(t.token());
+        if (seen.insert(t.position().cell)) moves.push_back(t.token());
       });
   budget.used = visited;
   if (choices.halted()) budget.truncated = true;
