@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdlib>
+#include <memory>
+#include <new>
+#include <type_traits>
 #include <limits>
 #include <optional>
 #include <stdexcept>
@@ -19,12 +23,19 @@ constexpr int kMateBound = kWinScore - 1000;  // scores beyond this are forced w
 
 enum Bound : std::uint8_t { kNone = 0, kExact = 1, kLower = 2, kUpper = 3 };
 
+// An entry is empty while its bound is kNone. All zero bytes is an empty entry, so the table is
+// calloc'ed: no pass writing 24 MB before every search (the pages are zeroed as they are first
+// touched).
 struct TtEntry {
-  std::uint64_t key = 0;
-  std::int32_t score = 0;
-  std::int16_t depth = -1;
-  std::uint8_t bound = kNone;
-  std::uint16_t move_index = 0xFFFF;  // index in the node's ordered move list
+  std::uint64_t key;
+  std::int32_t score;
+  std::int16_t depth;
+  std::uint8_t bound;
+  std::uint16_t move_index;  // index in the node's ordered move list, 0xFFFF = none
+};
+static_assert(std::is_trivially_default_constructible_v<TtEntry>);
+struct FreeTable {
+  void operator()(TtEntry* p) const { std::free(p); }
 };
 
 int to_tt(int v, int ply) { return v > kMateBound ? v + ply : v < -kMateBound ? v - ply : v; }
@@ -53,7 +64,7 @@ double score_to_return(int score) {
 
 struct AlphaBeta::Impl {
   AlphaBetaOptions opt;
-  std::vector<TtEntry> tt;
+  std::unique_ptr<TtEntry[], FreeTable> tt;
   std::uint64_t tt_mask = 0;
   int root_seat = 0;
   int num_seats = 2;
@@ -74,7 +85,9 @@ struct AlphaBeta::Impl {
   std::uint64_t repetitions = 0;  // nodes scored as repetitions (tests, info)
 
   bool repeats(std::uint64_t key) const {
-    return earlier.count(key) != 0 || std::find(line.begin(), line.end(), key) != line.end();
+    // (An empty set is skipped: its lookup still divides by the bucket count.)
+    return (!earlier.empty() && earlier.count(key) != 0) ||
+           std::find(line.begin(), line.end(), key) != line.end();
   }
   // The root seat's score of stopping at `s` for want of progress.
   int no_progress_score(const State& s) const {
@@ -114,7 +127,8 @@ struct AlphaBeta::Impl {
   explicit Impl(AlphaBetaOptions o) : opt(o) {
     std::size_t n = 1;
     while (n < opt.tt_entries) n <<= 1;
-    tt.resize(n);
+    tt.reset(static_cast<TtEntry*>(std::calloc(n, sizeof(TtEntry))));
+    if (!tt) throw std::bad_alloc();
     tt_mask = n - 1;
   }
 
@@ -295,7 +309,7 @@ struct AlphaBeta::Impl {
     while (static_cast<int>(pv.size()) < max_len && !s->is_terminal()) {
       const std::uint64_t key = s->hash() ^ key_salt;
       const TtEntry& e = tt[key & tt_mask];
-      if (e.key != key || e.move_index == 0xFFFF) break;
+      if (e.key != key || e.bound == kNone || e.move_index == 0xFFFF) break;
       std::vector<Move> moves = ordered_moves(*s, opt.max_moves);
       if (e.move_index >= moves.size()) break;
       pv.push_back(moves[e.move_index]);

@@ -46,31 +46,37 @@ void BilobaState::order_moves(std::vector<Move>& moves) const {
   const int seat = pos_.to_move;
   std::optional<Turn> start;  // made only for the turns that capture
   const TurnBoard board(pos_, seat);
+  // (−gain, index) of the turns that win or lose pawns; the others keep their order.
   std::vector<std::pair<int, std::size_t>> keyed;
-  keyed.reserve(moves.size());
-  bool any = false;
   for (std::size_t i = 0; i < moves.size(); ++i) {
     // Captures first (the threat test would cost more than the ordering saves).
     const Move& m = moves[i];
-    int gain = 0;
-    if (!quiet_body(board, m)) {
-      // A token that starts with a square was made at the turn's first choice (§5.2 passed).
-      if (!start) {
-        start.emplace(m[0] < kSquares ? Turn::at_first_choice(pos_, game_->pass_when_stuck())
-                                      : start_turn());
-      }
-      gain = turn_gain(pos_, after_move(*start, m), seat);
+    if (quiet_body(board, m)) continue;
+    // A token that starts with a square was made at the turn's first choice (§5.2 passed).
+    if (!start) {
+      start.emplace(m[0] < kSquares ? Turn::at_first_choice(pos_, game_->pass_when_stuck())
+                                    : start_turn());
     }
-    any = any || gain != 0;
-    keyed.emplace_back(-gain, i);
+    const int gain = turn_gain(pos_, after_move(*start, m), seat);
+    if (gain != 0) keyed.emplace_back(-gain, i);
   }
-  if (!any) return;  // every key equal: the stable order is the given one
-  // (key, index) pairs are distinct, so sorting them is the stable sort by key, without the
-  // buffer std::stable_sort allocates.
+  if (keyed.empty()) return;  // every key equal: the stable order is the given one
+  // The stable sort by −gain: the turns that win pawns by (−gain, index), then those with gain
+  // 0 in their order, then those that lose pawns by (−gain, index). ((key, index) pairs are
+  // distinct, so sorting them is the stable sort, without std::stable_sort's buffer.)
   std::sort(keyed.begin(), keyed.end());
   std::vector<Move> sorted;
   sorted.reserve(moves.size());
-  for (const auto& k : keyed) sorted.push_back(std::move(moves[k.second]));
+  std::vector<bool> keyed_index(moves.size(), false);
+  for (const auto& k : keyed) keyed_index[k.second] = true;
+  std::size_t k = 0;
+  for (; k < keyed.size() && keyed[k].first < 0; ++k) {
+    sorted.push_back(std::move(moves[keyed[k].second]));
+  }
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    if (!keyed_index[i]) sorted.push_back(std::move(moves[i]));
+  }
+  for (; k < keyed.size(); ++k) sorted.push_back(std::move(moves[keyed[k].second]));
   moves = std::move(sorted);
 }
 

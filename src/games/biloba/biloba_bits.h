@@ -4,6 +4,8 @@
 // byte compares where available), and a whole set moves one or two squares in a direction with
 // a shift, masked so that nothing wraps round the board's sides.
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 
 #include "games/biloba/biloba_board.h"
 
@@ -65,6 +67,43 @@ inline Bits shifted(Bits b, int d, int k) {
 
 // The squares X with X + k·(direction d) in `b`.
 inline Bits reaching(Bits b, int d, int k) { return shifted(b, opposite(d), k); }
+
+// shifted / reaching for a direction and distance known at compile time: a 128-bit shift by a
+// constant is a few instructions, by a variable a branch and a dozen (the evaluation and the
+// generator shift whole boards in all 8 directions at every node).
+template <int D, int K = 1>
+inline Bits shifted_by(Bits b) {
+  constexpr int off = K * kOffset[D];
+  b &= bits_detail::kBits.column_ok[D][K - 1];
+  if constexpr (off > 0) {
+    b <<= off;
+  } else {
+    b >>= -off;
+  }
+  return b & bits_detail::grid_mask();
+}
+template <int D, int K = 1>
+inline Bits reaching_by(Bits b) {
+  return shifted_by<7 - D, K>(b);
+}
+
+// Calls f(std::integral_constant<int, d>{}) for d = 0..7, so that f can shift by d at compile
+// time (shifted_by<d>).
+template <class F>
+inline void for_each_direction(F&& f) {
+  [&f]<int... D>(std::integer_sequence<int, D...>) {
+    (f(std::integral_constant<int, D>{}), ...);
+  }(std::make_integer_sequence<int, kDirections>{});
+}
+
+// Calls f(square) for every square of `b`, ascending (one 64-bit half at a time).
+template <class F>
+inline void for_each_square(Bits b, F&& f) {
+  for (auto w = static_cast<std::uint64_t>(b); w != 0; w &= w - 1) f(__builtin_ctzll(w));
+  for (auto w = static_cast<std::uint64_t>(b >> 64); w != 0; w &= w - 1) {
+    f(64 + __builtin_ctzll(w));
+  }
+}
 
 inline Bits neighbours_of(int square) { return bits_detail::kBits.neighbours[square]; }
 // Bit d set when f is two squares from a in direction d (f == beyond(a, d)).

@@ -17,18 +17,18 @@ namespace plateau::biloba {
 
 namespace {
 
-// The squares at king-move (Chebyshev) distance k from e5, k = 0..4 (the whole grid).
-struct CentreRings {
-  std::array<Bits, 5> ring{};
-  constexpr CentreRings() {
+// 4 − the king-move (Chebyshev) distance from each square to e5, 0 beyond 4 (centrality).
+struct CentreWeights {
+  std::array<std::uint8_t, kSquares> w{};
+  constexpr CentreWeights() {
     for (int sq = 0; sq < kSquares; ++sq) {
       const int dx = x_of(sq) > 4 ? x_of(sq) - 4 : 4 - x_of(sq);
       const int dy = y_of(sq) > 4 ? y_of(sq) - 4 : 4 - y_of(sq);
-      ring[dx > dy ? dx : dy] |= bit(sq);
+      w[sq] = static_cast<std::uint8_t>(4 - (dx > dy ? dx : dy));
     }
   }
 };
-constexpr CentreRings kCentreRings;
+constexpr CentreWeights kCentreWeights;
 
 // A target's share of closeness when the nearest own pawn is `best` king moves away, the
 // expression of the first version evaluated once (kSize when there is no own pawn at all).
@@ -45,8 +45,8 @@ constexpr CloseShares kCloseShares;
 // The squares within one king move of `x` (x included), over the whole 9×9 grid: distances
 // are geometric, as the closeness term measures them.
 inline Bits king_grow(Bits x) {
-  const Bits row = x | shifted(x, 1, 1) | shifted(x, 6, 1);  // west, east
-  return row | shifted(row, 3, 1) | shifted(row, 4, 1);      // north, south
+  const Bits row = x | shifted_by<1>(x) | shifted_by<6>(x);  // west, east
+  return row | shifted_by<3>(row) | shifted_by<4>(row);      // north, south
 }
 
 // Enemy pawns E with a pawn of `own` next to them and, on the far side of E, an empty square
@@ -55,10 +55,10 @@ int count_flanks(const CellSets& sets, Bits own, Bits pawns) {
   const Bits enemy = pawns & ~own;
   const Bits landing = sets.empty & ~bit(kCentre);  // empty cells are playable ones
   Bits flanked = 0;
-  for (int d = 0; d < kDirections; ++d) {
+  for_each_direction([&](auto d) {
     // E = P + d with P own, and E + d a landing square.
-    flanked |= shifted(own, d, 1) & enemy & reaching(landing, d, 1);
-  }
+    flanked |= shifted_by<d>(own) & enemy & reaching_by<d>(landing);
+  });
   return count_of(flanked);
 }
 
@@ -82,15 +82,14 @@ double closeness(const CellSets& sets, Bits own, int players, unsigned target_se
   // at distance 0); kSize when there is no own pawn at all.
   std::array<std::uint8_t, kSquares> dist;
   for (int k = 1; k <= levels; ++k) {
-    for (Bits b = all & within[k] & ~within[k - 1]; b != 0; b &= b - 1) {
-      dist[lowest(b)] = static_cast<std::uint8_t>(k);
-    }
+    const auto at_k = static_cast<std::uint8_t>(k);
+    for_each_square(all & within[k] & ~within[k - 1], [&](int t) { dist[t] = at_k; });
   }
-  for (Bits b = all & ~within[levels]; b != 0; b &= b - 1) dist[lowest(b)] = kSize;
+  for_each_square(all & ~within[levels], [&](int t) { dist[t] = kSize; });
   double sum = 0.0;
   for (int o = 0; o < players; ++o) {
     if (!(target_seats & (1u << o))) continue;
-    for (Bits b = sets.colour[o]; b != 0; b &= b - 1) sum += kCloseShares.share[dist[lowest(b)]];
+    for_each_square(sets.colour[o], [&](int t) { sum += kCloseShares.share[dist[t]]; });
   }
   return sum / count_of(all);
 }
@@ -150,9 +149,9 @@ void fill_seat_terms(const Position& pos, std::array<SeatTerms, kMaxColours>& t,
     // pawns falls to §6.2 unless it stands next to an enemy, so it is left alone).
     if (every_closeness) st.closeness = closeness(sets, own, n, big & ~(1u << s));
     // The mean of (4 − distance to e5) / 4: each term a multiple of 1/4, so the sum of the
-    // first version is exact and equals the integer sum over the rings divided by 4.
+    // first version is exact and equals the integer sum divided by 4.
     int centre = 0;
-    for (int k = 0; k <= 4; ++k) centre += (4 - k) * count_of(own & kCentreRings.ring[k]);
+    for_each_square(own, [&centre](int sq) { centre += kCentreWeights.w[sq]; });
     st.centrality = centre / 4.0 / st.pawns;
     st.material = st.doomed ? 0.0
                             : st.pawns - kThreatWeight * st.threatened +

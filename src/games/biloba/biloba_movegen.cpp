@@ -8,14 +8,13 @@ TurnBoard::TurnBoard(const Position& pos, int colour)
   // Every cell is a pawn, empty or a wall.
   occupied = ~(empty | cells_equal(pos.cell, kWall)) & ((Bits{1} << kSquares) - 1);
   const Bits enemy = occupied & ~own;
-  for (int d = 0; d < kDirections; ++d) {
+  for_each_direction([&](auto d) {
     // X with an enemy pawn one square and an own pawn two squares away in direction d.
-    const Bits flanked = reaching(enemy, d, 1) & reaching(own, d, 2);
+    const Bits flanked = reaching_by<d>(enemy) & reaching_by<d, 2>(own);
     if (d < kDirections / 2 && (flanked & own) != 0) sandwich_now = true;
-    for (Bits a = flanked & empty; a != 0; a &= a - 1) {
-      arrivals[lowest(a)] |= static_cast<std::uint8_t>(1u << d);
-    }
-  }
+    for_each_square(flanked & empty,
+                    [&](int a) { arrivals[a] |= static_cast<std::uint8_t>(1u << d); });
+  });
 }
 
 bool plain_turn_start(const Position& pos, const TurnBoard& board) {

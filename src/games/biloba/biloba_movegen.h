@@ -93,11 +93,11 @@ void for_each_turn_fast(const Position& pos, bool pass_when_stuck, Choices& choi
   const std::uint8_t jumps = jump_directions(pos.players, p);
   std::array<Bits, kDirections> jumpers{};
   Bits any_jumper = 0;
-  for (int d = 0; d < kDirections; ++d) {
-    if (!(jumps & (1u << d))) continue;
-    jumpers[d] = board.own & reaching(board.occupied, d, 1) & reaching(land, d, 2);
+  for_each_direction([&](auto d) {
+    if (!(jumps & (1u << d))) return;
+    jumpers[d] = board.own & reaching_by<d>(board.occupied) & reaching_by<d, 2>(land);
     any_jumper |= jumpers[d];
-  }
+  });
   std::optional<Turn> start;  // the Turn at its first choice, made when a move captures
   auto through_turn = [&](int from, int to, int exit) {
     if (!start) start.emplace(Turn::at_first_choice(pos, pass_when_stuck));

@@ -11,16 +11,16 @@ Bits threat_squares(const CellSets& sets, int e) {
   const Bits ring = neighbours_of(kCentre);  // the 8 neighbours of e5, all playable
   const bool open = (sets.empty & ring) != 0;
   Bits near_enemy = 0;  // grid squares (walls included) with a neighbour of colour e
-  for (int d = 0; d < kDirections; ++d) near_enemy |= shifted(enemy, d, 1);
+  for_each_direction([&](auto d) { near_enemy |= shifted_by<d>(enemy); });
   const bool centre_helps = open && (near_enemy & centre) != 0;
   // The squares T that complete the threat from the far side.
   Bits far = enemy | (no_pawn & (near_enemy | (centre_helps ? ring : Bits{0})));
   far &= grid & ~centre;
   Bits threatened = 0;
-  for (int d = 0; d < kDirections; ++d) {
+  for_each_direction([&](auto d) {
     // X with S = X + d an enemy pawn and T = X - d in `far`.
-    threatened |= reaching(enemy, d, 1) & reaching(far, opposite(d), 1);
-  }
+    threatened |= reaching_by<d>(enemy) & reaching_by<7 - d>(far);
+  });
   return threatened;
 }
 
