@@ -193,7 +193,9 @@ struct AlphaBeta::Impl {
     for (const Move& k : killers[ply]) {
       if (k.empty()) continue;
       for (int i = 0; i < static_cast<int>(moves.size()); ++i) {
-        if (moves[i] == k && std::find(order.begin(), order.end(), i) == order.end()) {
+        // (Size and first code rule out nearly every move before the full comparison.)
+        if (moves[i].size() == k.size() && moves[i][0] == k[0] && moves[i] == k &&
+            std::find(order.begin(), order.end(), i) == order.end()) {
           order.push_back(i);
         }
       }

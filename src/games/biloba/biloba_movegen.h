@@ -8,6 +8,7 @@
 // (turn-start captures, eliminations, passes, moves that capture and their refill choices,
 // §4.2) is handed to a Turn, made once per position at its first choice and only if needed.
 // Tests: biloba_movegen_test.cpp compares every list with the Turn walk on random games.
+#include <initializer_list>
 #include <optional>
 #include <vector>
 
@@ -60,10 +61,14 @@ inline bool body_captures(std::array<std::uint8_t, kSquares>& cell, int from, in
 // Appends the turn token of a move body alone to `moves`: {from, to}, or {from, kCentre, exit}
 // when exit >= 0 (built in place: no temporary Move to copy).
 inline void push_body(std::vector<Move>& moves, int from, int to, int exit) {
-  Move& m = moves.emplace_back();
-  m.push_back(static_cast<Move::Code>(from));
-  m.push_back(static_cast<Move::Code>(to));
-  if (exit >= 0) m.push_back(static_cast<Move::Code>(exit));
+  // One range construction (a push_back each is an out-of-line call of the small vector).
+  const auto f = static_cast<Move::Code>(from);
+  const auto t = static_cast<Move::Code>(to);
+  if (exit < 0) {
+    moves.emplace_back(std::initializer_list<Move::Code>{f, t});
+  } else {
+    moves.emplace_back(std::initializer_list<Move::Code>{f, t, static_cast<Move::Code>(exit)});
+  }
 }
 
 // Calls, for every complete turn of pos.to_move in for_each_turn's order (a pawn, then its
