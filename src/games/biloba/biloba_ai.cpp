@@ -4,22 +4,13 @@
 #include <optional>
 
 #include "games/biloba/biloba_classic.h"
+#include "games/biloba/biloba_gains.h"
 #include "games/biloba/biloba_game.h"
 #include "games/biloba/biloba_movegen.h"
 
 namespace plateau::biloba {
 
 namespace {
-
-// Pawns of the other seats removed by a turn whose result is `after`, less own pawns lost.
-int turn_gain(const Position& before, const Position& after, int seat) {
-  int gain = 0;
-  for (int s = 0; s < before.players; ++s) {
-    const int lost = before.count[s] - after.count[s];
-    gain += s == seat ? -lost : lost;
-  }
-  return gain;
-}
 
 // The position after `move` (a token of this position's turn).
 Position after_move(const Turn& start, const Move& move) {
@@ -48,16 +39,26 @@ void BilobaState::order_moves(std::vector<Move>& moves) const {
   const TurnBoard board(pos_, seat);
   // (−gain, index) of the turns that win or lose pawns; the others keep their order.
   std::vector<std::pair<int, std::size_t>> keyed;
+  // The gains the generator found for the turns it played through a Turn, in list order (a
+  // list that is the generator's, or a part of it in the same order, meets them in order).
+  const TurnGainMemo& memo = TurnGainMemo::of_thread();
+  const bool memo_ok = memo.valid && memo.game == game_.get() && memo.pos == pos_;
+  std::size_t next = 0;
   for (std::size_t i = 0; i < moves.size(); ++i) {
     // Captures first (the threat test would cost more than the ordering saves).
     const Move& m = moves[i];
-    if (quiet_body(board, m)) continue;
-    // A token that starts with a square was made at the turn's first choice (§5.2 passed).
-    if (!start) {
-      start.emplace(m[0] < kSquares ? Turn::at_first_choice(pos_, game_->pass_when_stuck())
-                                    : start_turn());
+    int gain = 0;
+    if (memo_ok && next < memo.gains.size() && memo.same(next, m)) {
+      gain = memo.gains[next++];
+    } else {
+      if (quiet_body(board, m)) continue;
+      // A token that starts with a square was made at the turn's first choice (§5.2 passed).
+      if (!start) {
+        start.emplace(m[0] < kSquares ? Turn::at_first_choice(pos_, game_->pass_when_stuck())
+                                      : start_turn());
+      }
+      gain = turn_gain(pos_, after_move(*start, m), seat);
     }
-    const int gain = turn_gain(pos_, after_move(*start, m), seat);
     if (gain != 0) keyed.emplace_back(-gain, i);
   }
   if (keyed.empty()) return;  // every key equal: the stable order is the given one

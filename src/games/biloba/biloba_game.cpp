@@ -7,6 +7,7 @@
 #include "core/error.h"
 #include "core/text.h"
 #include "core/zobrist.h"
+#include "games/biloba/biloba_gains.h"
 #include "games/biloba/biloba_movegen.h"
 #include "games/biloba/biloba_notation.h"
 
@@ -183,6 +184,8 @@ std::vector<Move> BilobaState::bounded_distinct_moves(WorkBudget& budget) const 
   int last_from = -1;
   Bits final_seen = 0;
   SeenCells seen;
+  TurnGainMemo& memo = TurnGainMemo::of_thread();
+  memo.clear();
   std::uint64_t visited = budget.used;
   auto stop = [&budget] { return budget.stop && budget.stop(); };
   BoundedChoices<decltype(stop)> choices(budget.limit, &visited, stop);
@@ -200,8 +203,13 @@ std::vector<Move> BilobaState::bounded_distinct_moves(WorkBudget& budget) const 
       },
       [&](const Turn& t) {
         // The seat to move next follows from the board, so the cells decide the position.
-        if (seen.insert(t.position().cell)) moves.push_back(t.token());
+        if (!seen.insert(t.position().cell)) return;
+        moves.push_back(t.token());
+        memo.add(t.token(), turn_gain(pos_, t.position(), pos_.to_move));
       });
+  memo.game = game_.get();
+  memo.pos = pos_;
+  memo.valid = true;
   budget.used = visited;
   if (choices.halted()) budget.truncated = true;
   return moves;
