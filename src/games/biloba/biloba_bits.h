@@ -18,7 +18,22 @@ namespace plateau::biloba {
 // (__extension__: GCC and Clang have 128-bit integers; -Wpedantic would flag the type.)
 __extension__ typedef unsigned __int128 Bits;
 
-constexpr Bits bit(int square) { return Bits{1} << square; }
+namespace bits_detail {
+// The one-square sets, for bit() at run time: a load instead of a 128-bit shift by a variable
+// (a branch and half a dozen instructions; the generator asks for several per pawn).
+struct SingleSquares {
+  std::array<Bits, 128> set{};
+  constexpr SingleSquares() {
+    for (int sq = 0; sq < 128; ++sq) set[sq] = Bits{1} << sq;
+  }
+};
+inline constexpr SingleSquares kSingle;
+}  // namespace bits_detail
+
+constexpr Bits bit(int square) {
+  if (std::is_constant_evaluated()) return Bits{1} << square;
+  return bits_detail::kSingle.set[square];
+}
 
 namespace bits_detail {
 

@@ -70,7 +70,7 @@ std::unique_ptr<State> BilobaGame::make_state(const Position& pos) const {
 }
 
 BilobaState::BilobaState(std::shared_ptr<const BilobaGame> game, const Position& pos)
-    : game_(std::move(game)), game_base_(game_), pos_(pos) {
+    : game_base_(game), game_(game.get()), pos_(pos) {
   if (game_->turn_cap() == 0) pos_.turns = 0;
   if (!game_ended(pos_) && pos_.count[pos_.to_move] == 0) {
     pos_.to_move = next_seat(pos_, pos_.to_move);
@@ -207,7 +207,7 @@ std::vector<Move> BilobaState::bounded_distinct_moves(WorkBudget& budget) const 
         moves.push_back(t.token());
         memo.add(t.token(), turn_gain(pos_, t.position(), pos_.to_move));
       });
-  memo.game = game_.get();
+  memo.game = game_;
   memo.pos = pos_;
   memo.valid = true;
   budget.used = visited;

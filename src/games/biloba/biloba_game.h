@@ -166,8 +166,11 @@ class BilobaState : public State {
   std::uint64_t key_ = 0;
   std::shared_ptr<const HistoryNode> history_;
 
-  std::shared_ptr<const BilobaGame> game_;
+  // The game is owned once, through the interface's pointer; game_ is the same object seen as
+  // a BilobaGame (one reference count to bump per clone instead of two: the search clones at
+  // every node).
   std::shared_ptr<const Game> game_base_;
+  const BilobaGame* game_;
   Position pos_;
   int ply_ = 0;
   int quiet_ = 0;  // quiet turns in a row (the no-progress rule); not part of the position
