@@ -51,14 +51,16 @@ inline Bits king_grow(Bits x) {
 
 // Enemy pawns E with a pawn of `own` next to them and, on the far side of E, an empty square
 // a pawn could stand on (playable, not the centre): one more pawn there sandwiches E (§4.1).
-int count_flanks(const CellSets& sets, Bits own, Bits pawns) {
+// next_to[d]: the squares with an own pawn at X + d; landing_at[d]: the squares X with a landing
+// square (empty, not the centre) at X + d.
+int count_flanks(const std::array<Bits, kDirections>& next_to,
+                 const std::array<Bits, kDirections>& landing_at, Bits own, Bits pawns) {
   const Bits enemy = pawns & ~own;
-  const Bits landing = sets.empty & ~bit(kCentre);  // empty cells are playable ones
   Bits flanked = 0;
-  for_each_direction([&](auto d) {
-    // E = P + d with P own, and E + d a landing square.
-    flanked |= shifted_by<d>(own) & enemy & reaching_by<d>(landing);
-  });
+  for (int d = 0; d < kDirections; ++d) {
+    // E = P + d with P own (E has an own pawn at E − d), and E + d a landing square.
+    flanked |= next_to[7 - d] & enemy & landing_at[d];
+  }
   return count_of(flanked);
 }
 
@@ -125,13 +127,19 @@ void fill_seat_terms(const Position& pos, std::array<SeatTerms, kMaxColours>& t,
   const int n = pos.players;
   const CellSets sets = cell_sets(pos.cell);
   Bits pawns = 0;
+  // next_to[c][d]: squares with a pawn of colour c at X + d (for threats and flanks alike).
+  std::array<std::array<Bits, kDirections>, kMaxColours> next_to;
   std::array<Bits, kMaxColours> threats{};  // squares each colour threatens
   unsigned big = 0;                         // seats with ≥ 3 pawns: the closeness targets
   for (int s = 0; s < n; ++s) {
     pawns |= sets.colour[s];
-    threats[s] = threat_squares(sets, s);
+    for_each_direction([&](auto d) { next_to[s][d] = reaching_by<d>(sets.colour[s]); });
+    threats[s] = threat_squares(sets, s, next_to[s]);
     if (pos.count[s] >= 3) big |= 1u << s;
   }
+  const Bits landing = sets.empty & ~bit(kCentre);  // empty cells are playable ones
+  std::array<Bits, kDirections> landing_at;
+  for_each_direction([&](auto d) { landing_at[d] = reaching_by<d>(landing); });
   for (int s = 0; s < n; ++s) {
     SeatTerms& st = t[s];
     st = SeatTerms{};
@@ -143,7 +151,7 @@ void fill_seat_terms(const Position& pos, std::array<SeatTerms, kMaxColours>& t,
       if (e != s) threatened |= threats[e];
     }
     st.threatened = count_of(own & threatened);
-    st.flanks = count_flanks(sets, own, pawns);
+    st.flanks = count_flanks(next_to[s], landing_at, own, pawns);
     st.doomed = st.pawns <= 2 && !can_eat_soon(pos, s);
     // Closeness to the pawns that must be sandwiched (seats with ≥ 3 pawns; a seat with 1-2
     // pawns falls to §6.2 unless it stands next to an enemy, so it is left alone).

@@ -19,5 +19,8 @@ int threatened_count_fast(const Position& pos, int colour);
 // T = X − d a square completing the sandwich for e. The threatened pawns of `colour` are its
 // pawns in the union of threat_squares over the other colours e. Empty set when e has no pawn.
 Bits threat_squares(const CellSets& sets, int e);
+// The same given next_to[d] = reaching_by<d>(sets.colour[e]) (the squares X with a pawn of e
+// on X + d), which the evaluation also needs for its flanks.
+Bits threat_squares(const CellSets& sets, int e, const std::array<Bits, kDirections>& next_to);
 
 }  // namespace plateau::biloba
