@@ -42,7 +42,8 @@ void BilobaState::order_moves(std::vector<Move>& moves) const {
   // The gains the generator found for the turns it played through a Turn, in list order (a
   // list that is the generator's, or a part of it in the same order, meets them in order).
   const TurnGainMemo& memo = TurnGainMemo::of_thread();
-  const bool memo_ok = memo.valid && memo.game == game_ && memo.pos == pos_;
+  const bool memo_ok =
+      memo.valid && memo.pass_when_stuck == game_->pass_when_stuck() && memo.pos == pos_;
   std::size_t next = 0;
   for (std::size_t i = 0; i < moves.size(); ++i) {
     // Captures first (the threat test would cost more than the ordering saves).

@@ -4,7 +4,7 @@
 // the captures first; the memo spares order_moves replaying each capturing turn through a Turn,
 // which the generator had just played (biloba_game.cpp, biloba_ai.cpp). A pure memo: a gain is
 // a function of the position, the table's pass rule and the turn token, and order_moves takes
-// an entry only for the same position, game and token, replaying anything else.
+// an entry only for the same position, pass rule and token, replaying anything else.
 #include <cstdint>
 #include <vector>
 
@@ -25,7 +25,7 @@ inline int turn_gain(const Position& before, const Position& after, int seat) {
 }
 
 struct TurnGainMemo {
-  const void* game = nullptr;  // the BilobaGame (its pass rule)
+  bool pass_when_stuck = true;  // the table's rule for a seat without a legal move
   Position pos;
   bool valid = false;
   // The turns, in list order: their codes back to back, each turn's end and its gain.

@@ -207,7 +207,7 @@ std::vector<Move> BilobaState::bounded_distinct_moves(WorkBudget& budget) const 
         moves.push_back(t.token());
         memo.add(t.token(), turn_gain(pos_, t.position(), pos_.to_move));
       });
-  memo.game = game_;
+  memo.pass_when_stuck = game_->pass_when_stuck();
   memo.pos = pos_;
   memo.valid = true;
   budget.used = visited;
