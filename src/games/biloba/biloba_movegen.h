@@ -8,6 +8,7 @@
 // (turn-start captures, eliminations, passes, moves that capture and their refill choices,
 // §4.2) is handed to a Turn, made once per position at its first choice and only if needed.
 // Tests: biloba_movegen_test.cpp compares every list with the Turn walk on random games.
+#include <cstring>
 #include <initializer_list>
 #include <optional>
 #include <vector>
@@ -61,13 +62,17 @@ inline bool body_captures(std::array<std::uint8_t, kSquares>& cell, int from, in
 // Appends the turn token of a move body alone to `moves`: {from, to}, or {from, kCentre, exit}
 // when exit >= 0 (built in place: no temporary Move to copy).
 inline void push_body(std::vector<Move>& moves, int from, int to, int exit) {
-  // One range construction (a push_back each is an out-of-line call of the small vector).
-  const auto f = static_cast<Move::Code>(from);
-  const auto t = static_cast<Move::Code>(to);
+  // One range construction (a push_back each is an out-of-line call of the small vector). The
+  // codes go through one integer so that the list is written by one store: written code by
+  // code, the copy that reads them back as one word stalls on store forwarding.
+  const auto packed = static_cast<std::uint64_t>(from) | static_cast<std::uint64_t>(to) << 16 |
+                      static_cast<std::uint64_t>(exit < 0 ? 0 : exit) << 32;
+  std::array<Move::Code, 4> c;
+  std::memcpy(c.data(), &packed, sizeof packed);
   if (exit < 0) {
-    moves.emplace_back(std::initializer_list<Move::Code>{f, t});
+    moves.emplace_back(std::initializer_list<Move::Code>{c[0], c[1]});
   } else {
-    moves.emplace_back(std::initializer_list<Move::Code>{f, t, static_cast<Move::Code>(exit)});
+    moves.emplace_back(std::initializer_list<Move::Code>{c[0], c[1], c[2]});
   }
 }
 
