@@ -36,7 +36,7 @@ TEST(Levels, EachGameLadderAsTuned) {
   EXPECT_EQ(descriptions(*make_game("biloba")),
             (std::vector<std::string>{"alpha-beta, 100 nodes", "alpha-beta, 800 nodes",
                                       "alpha-beta, 4000 nodes", "alpha-beta, 12000 nodes",
-                                      "alpha-beta, 40000 nodes"}));
+                                      "alpha-beta, 80000 nodes"}));
   EXPECT_EQ(
       descriptions(*make_game("biloba(players=3)")),
       (std::vector<std::string>{"best-reply search, 100 nodes", "best-reply search, 600 nodes",

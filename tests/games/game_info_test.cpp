@@ -150,7 +150,7 @@ TEST_F(GameInfoTest, BotLaddersKeepTheirValues) {
             (std::vector<std::string>{"ab 50 moves=24", "ab 400 moves=24", "ab 2000 moves=24",
                                       "ab 8000 moves=24", "ab 25000 moves=24"}));
   EXPECT_EQ(ladder("biloba"),
-            (std::vector<std::string>{"ab 100", "ab 800", "ab 4000", "ab 12000", "ab 40000"}));
+            (std::vector<std::string>{"ab 100", "ab 800", "ab 4000", "ab 12000", "ab 80000"}));
   const std::vector<std::string> more{"brs 100", "brs 600", "brs 3000", "brs 10000", "brs 30000"};
   EXPECT_EQ(ladder("biloba(players=3)"), more);
   EXPECT_EQ(ladder("biloba(players=4)"), more);

@@ -32,7 +32,7 @@ def switch(name, words, help_text):
     return enum(name, words[0], words, help_text, kind="bool")
 
 
-BILOBA_2 = levels("alpha-beta", [100, 800, 4000, 12000, 40000], "alpha-beta, {} nodes")
+BILOBA_2 = levels("alpha-beta", [100, 800, 4000, 12000, 80000], "alpha-beta, {} nodes")
 BILOBA_N = levels("best-reply", [100, 600, 3000, 10000, 30000], "best-reply search, {} nodes")
 BOHNDUELL = levels("alpha-beta", [30, 300, 3000, 30000, 300000], "alpha-beta, {} nodes")
 BOHNDUELL[4]["description"] = "exact solver, else alpha-beta, 300000 nodes"

@@ -5,7 +5,7 @@
 namespace plateau::biloba {
 
 std::vector<BotLevel> BilobaGame::bot_ladder() const {
-  static constexpr std::uint64_t kNodes2[] = {100, 800, 4'000, 12'000, 40'000};
+  static constexpr std::uint64_t kNodes2[] = {100, 800, 4'000, 12'000, 80'000};
   static constexpr std::uint64_t kNodes4[] = {100, 600, 3'000, 10'000, 30'000};
   std::vector<BotLevel> ladder;
   for (int i = 0; i < 5; ++i) {
