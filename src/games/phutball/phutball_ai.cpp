@@ -66,6 +66,20 @@ JumpSearch search_jumps_with(const Rules& rules, const Position& pos, const Endi
   return out;
 }
 
+// The jumps `pos`'s side NOT to move would have if it were its turn (its threats). Endings:
+// own goals as the rules say; superko is not checked (a hypothetical turn has no history).
+JumpSearch threats_of_other(const Rules& rules, const Position& pos, std::size_t budget) {
+  Position flipped = pos;
+  flipped.to_move = static_cast<std::int8_t>(1 - pos.to_move);
+  const int other = flipped.to_move;
+  return search_jumps_with(
+      rules, flipped,
+      [&rules, other](int ball, std::uint64_t) {
+        return !(rules.own_goal_illegal && is_own_goal(rules, other, ball));
+      },
+      budget, {});
+}
+
 }  // namespace
 
 JumpSearch search_jumps(const PhutballState& state, std::size_t budget,
@@ -144,9 +158,18 @@ std::vector<double> PhutballState::evaluate() const {
   if (!s.win.empty()) {
     mover_value = 0.97;
   } else {
+    // The ball's row after the mover's best jump (the mover may take it now: a one-move
+    // quiescence), moved by a quarter of the ground the other side's best jump would gain (its
+    // threats: the mover may spoil them, by jumping or placing on their landings). Both sides'
+    // ladders count, so the value no longer swings with the side to move: with 0.75 of the
+    // mover's jump and none of the other's, odd depths (the opponent to move at every leaf) saw
+    // the opponent's ladders and never their own and played passively, and level 2 (depth 2
+    // plus a partial depth 3) lost 96% of its games to level 1 (docs/AI.md, Phutball ladder).
+    const JumpSearch o = threats_of_other(r, pos_, kEvalJumpStates);
     const double row = row_of(pos_.ball);
-    // The mover may take its best jump next: most of that ground counts already.
-    const double effective = row + 0.75 * (s.best_row - row);
+    const double other_row = o.win.empty() ? o.best_row : mover == kOhs ? 1 : r.rows;
+    const double effective =
+        s.best_row + kEvalOtherJumpWeight * (other_row - row);
     const double ohs_ahead = effective - (r.rows + 1) / 2.0;
     const double ohs = 1.0 / (1.0 + std::exp(-0.3 * ohs_ahead));
     mover_value = std::clamp(mover == kOhs ? ohs : 1.0 - ohs, 0.03, 0.96);
