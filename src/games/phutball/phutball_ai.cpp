@@ -167,9 +167,11 @@ std::vector<double> PhutballState::evaluate() const {
     // plus a partial depth 3) lost 96% of its games to level 1 (docs/AI.md, Phutball ladder).
     const JumpSearch o = threats_of_other(r, pos_, kEvalJumpStates);
     const double row = row_of(pos_.ball);
-    const double other_row = o.win.empty() ? o.best_row : mover == kOhs ? 1 : r.rows;
-    const double effective =
-        s.best_row + kEvalOtherJumpWeight * (other_row - row);
+    // A win in one of the other side counts only as the ground its search covered before
+    // finding it (best_row): scoring it as the goal line made level 2 lose 39 of 40 games to
+    // level 1 again (not analysed further; a likely reason: both searches then chase threats
+    // whose answers, placements on far landings, lie outside the beam of 24 nearest-first moves).
+    const double effective = s.best_row + kEvalOtherJumpWeight * (o.best_row - row);
     const double ohs_ahead = effective - (r.rows + 1) / 2.0;
     const double ohs = 1.0 / (1.0 + std::exp(-0.3 * ohs_ahead));
     mover_value = std::clamp(mover == kOhs ? ohs : 1.0 - ohs, 0.03, 0.96);
