@@ -1,5 +1,5 @@
 // Phutball's hooks for the AI (specs/phutball.md §13): the exact win-in-one search, an
-// evaluation from the ball's progress and the mover's best jump, and a move order that puts
+// evaluation from the ball's progress and both sides' best jumps, and a move order that puts
 // winning and advancing jumps first, then placements near the ball.
 #include "games/phutball/phutball_ai.h"
 
