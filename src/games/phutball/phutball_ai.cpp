@@ -1,5 +1,5 @@
 // Phutball's hooks for the AI (specs/phutball.md §13): the exact win-in-one search, an
-// evaluation from the ball's progress and the mover's best jump, and a move order that puts
+// evaluation from the ball's progress and both sides' best jumps, and a move order that puts
 // winning and advancing jumps first, then placements near the ball.
 #include "games/phutball/phutball_ai.h"
 
@@ -64,6 +64,20 @@ JumpSearch search_jumps_with(const Rules& rules, const Position& pos, const Endi
   };
   walk(walk, pos.ball);
   return out;
+}
+
+// The jumps `pos`'s side NOT to move would have if it were its turn (its threats). Endings:
+// own goals as the rules say; superko is not checked (a hypothetical turn has no history).
+JumpSearch threats_of_other(const Rules& rules, const Position& pos, std::size_t budget) {
+  Position flipped = pos;
+  flipped.to_move = static_cast<std::int8_t>(1 - pos.to_move);
+  const int other = flipped.to_move;
+  return search_jumps_with(
+      rules, flipped,
+      [&rules, other](int ball, std::uint64_t) {
+        return !(rules.own_goal_illegal && is_own_goal(rules, other, ball));
+      },
+      budget, {});
 }
 
 }  // namespace
@@ -144,9 +158,20 @@ std::vector<double> PhutballState::evaluate() const {
   if (!s.win.empty()) {
     mover_value = 0.97;
   } else {
+    // The ball's row after the mover's best jump (the mover may take it now: a one-move
+    // quiescence), moved by a quarter of the ground the other side's best jump would gain (its
+    // threats: the mover may spoil them, by jumping or placing on their landings). Both sides'
+    // ladders count, so the value no longer swings with the side to move: with 0.75 of the
+    // mover's jump and none of the other's, odd depths (the opponent to move at every leaf) saw
+    // the opponent's ladders and never their own and played passively, and level 2 (depth 2
+    // plus a partial depth 3) lost 96% of its games to level 1 (docs/AI.md, Phutball ladder).
+    const JumpSearch o = threats_of_other(r, pos_, kEvalJumpStates);
     const double row = row_of(pos_.ball);
-    // The mover may take its best jump next: most of that ground counts already.
-    const double effective = row + 0.75 * (s.best_row - row);
+    // A win in one of the other side counts only as the ground its search covered before
+    // finding it (best_row): scoring it as the goal line made level 2 lose 39 of 40 games to
+    // level 1 again (not analysed further; a likely reason: both searches then chase threats
+    // whose answers, placements on far landings, lie outside the beam of 24 nearest-first moves).
+    const double effective = s.best_row + kEvalOtherJumpWeight * (o.best_row - row);
     const double ohs_ahead = effective - (r.rows + 1) / 2.0;
     const double ohs = 1.0 / (1.0 + std::exp(-0.3 * ohs_ahead));
     mover_value = std::clamp(mover == kOhs ? ohs : 1.0 - ohs, 0.03, 0.96);

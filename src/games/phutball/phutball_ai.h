@@ -31,4 +31,10 @@ JumpSearch search_jumps(const PhutballState& state, std::size_t budget,
 inline constexpr std::size_t kEvalJumpStates = 4000;
 inline constexpr std::size_t kPlayoutJumpStates = 4000;
 
+// The evaluation (PhutballState::evaluate) takes the ball's row after the mover's best jump and
+// adds this share of the rows the other side's best jump would gain if it were its turn (its
+// threats, which the mover may still spoil). 0 here, or less than the whole of the mover's jump,
+// makes the value swing with the side to move and breaks the level ladder (docs/AI.md).
+inline constexpr double kEvalOtherJumpWeight = 0.25;
+
 }  // namespace plateau::phutball
