@@ -123,6 +123,8 @@ bool word_in(std::string_view value, std::initializer_list<std::string_view> wor
 
 }  // namespace
 
+bool valid_mail_address(std::string_view address) { return plain_address(address); }
+
 std::string sanitize_utf8(std::string_view text) {
   std::string out;
   out.reserve(text.size());

@@ -43,6 +43,11 @@ std::optional<InboundMail> parse_mail(std::string_view raw, std::string_view env
 // dropped, everything from a `-- ` line on dropped, trailing blank lines dropped.
 std::string strip_quotes_and_signature(std::string_view text);
 
+// True for a plain addr-spec (local@domain, printable ASCII without spaces, brackets, quotes or
+// commas): the only form the server sends mail to, so that no address can inject a header or an
+// SMTP command.
+bool valid_mail_address(std::string_view address);
+
 // `text` with every byte sequence that is not well-formed UTF-8 replaced by U+FFFD.
 std::string sanitize_utf8(std::string_view text);
 
