@@ -262,5 +262,41 @@ def test_bad_mail():
         controller.stop()
 
 
+def test_unsent_mail_survives_a_kill():
+    """The SMTP server is down while a move is committed; the server is SIGKILLed before it could
+    send; after the restart (SMTP up) every mail goes out exactly once."""
+    smtp_port, lmtp = free_port(), free_port()
+    extra = ["--lmtp-port", str(lmtp), "--smtp", f"smtp://127.0.0.1:{smtp_port}", "--mail-from",
+             FROM, "--rate", "1000"]
+    first = Server(BINARY, extra=extra).start()
+    A, B = "alice@example.org", "bob@example.org"
+    assert mail_in(lmtp, A, "signup alice pw-alice-1") == 0
+    assert mail_in(lmtp, B, "signup bob pw-bob-123") == 0
+    assert mail_in(lmtp, A, "phutball challenge alice bob") == 0
+    assert mail_in(lmtp, A, "phutball move 101 alice pw-alice-1 H11#1") == 0
+    first.kill()
+    sink = Sink()
+    controller = Controller(sink, hostname="127.0.0.1", port=smtp_port)
+    controller.start()
+    second = Server(BINARY, data_dir=first.data_dir, extra=extra)
+    try:
+        second.start()
+        got = sink.take(6)
+        assert [(str(m["msg"]["To"]), m["msg"]["Subject"]) for m in got] == [
+            (A, "New Phutball Board 101"), (A, "Phutball Board 101 bob"), (A, "Plateau Signup alice"),
+            (B, "New Phutball Board 101"), (B, "Phutball Board 101 bob"), (B, "Plateau Signup bob")]
+        time.sleep(2)
+        assert second.stop() == 0
+        third = Server(BINARY, data_dir=first.data_dir, extra=extra).start()
+        time.sleep(2)
+        with sink.cv:
+            assert len(sink.mails) == 6, [m["msg"]["Subject"] for m in sink.mails]
+        assert third.stop() == 0
+    finally:
+        if second.proc and second.proc.poll() is None:
+            second.stop()
+        controller.stop()
+
+
 if __name__ == "__main__":
-    run_tests([test_a_game_by_mail, test_bad_mail])
+    run_tests([test_a_game_by_mail, test_bad_mail, test_unsent_mail_survives_a_kill])
