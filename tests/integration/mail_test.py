@@ -173,8 +173,10 @@ def test_a_game_by_mail():
         assert body_of(got[0]) == page()
         assert "bob" in body_of(got[0])
         assert server.alive()
+        assert server.stop() == 0, server.read_log()[-3000:]
     finally:
-        server.stop()
+        if server.proc.poll() is None:
+            server.stop()
         controller.stop()
 
 
@@ -257,8 +259,10 @@ def test_bad_mail():
         assert mail_in(lmtp, "dave@example.org", "signup dave pw-dave-123") == 0
         [m] = sink.take(1)
         check_common(m, "dave@example.org", "Plateau Signup dave")
+        assert server.stop() == 0, server.read_log()[-3000:]
     finally:
-        server.stop()
+        if server.proc.poll() is None:
+            server.stop()
         controller.stop()
 
 
@@ -291,7 +295,7 @@ def test_unsent_mail_survives_a_kill():
         time.sleep(2)
         with sink.cv:
             assert len(sink.mails) == 6, [m["msg"]["Subject"] for m in sink.mails]
-        assert third.stop() == 0
+        assert third.stop() == 0, third.read_log()[-3000:]
     finally:
         if second.proc and second.proc.poll() is None:
             second.stop()
