@@ -2,7 +2,8 @@
 """Play by e-mail (issue 15; docs/MAIL.md): a real `plateau serve --lmtp-port --smtp` and a real
 SMTP sink (aiosmtpd). A short Phutball game by mail alone (sign-ups, a challenge with a handicap,
 moves with #n, a comment, a wrong #n and a wrong password answered by error mails quoting the
-original, a resignation), checking every mail's To, Subject, threading headers and the board page
+original, a queued move, an undo accepted by mail,
+a resignation), checking every mail's To, Subject, threading headers and the board page
 against the text transport's page byte for byte; then bad mail (no Subject, a 1 MB Subject,
 broken MIME, invalid UTF-8, an auto-reply, raw LMTP abuse) that is answered or dropped while the
 server goes on serving.
@@ -165,13 +166,33 @@ def test_a_game_by_mail():
         check_common(got[1], B, "Phutball Board 101 alice")
         assert body_of(got[0]) == page()
 
+        # A queued move: no mail until it is played, then with the move that triggered it.
+        assert mail_in(lmtp, B, "phutball queue 101 bob pw-bob-123 J12#4") == 0
+        assert mail_in(lmtp, A, "phutball move 101 alice pw-alice-1 H13#3") == 0
+        got = sink.take(2)
+        check_common(got[0], A, "Phutball Board 101 alice")
+        check_common(got[1], B, "Phutball Board 101 alice")
+        assert body_of(got[0]) == page()
+        assert "J12 (Auto)" in body_of(got[0]), body_of(got[0])
+
+        # An undo asked and accepted by mail.
+        assert mail_in(lmtp, A, "phutball undo 101 alice pw-alice-1") == 0
+        got = sink.take(2)
+        check_common(got[0], A, "Phutball Board 101 alice")
+        check_common(got[1], B, "Phutball Board 101 alice")
+        assert mail_in(lmtp, B, "phutball move 101 bob pw-bob-123 accept") == 0
+        got = sink.take(2)
+        check_common(got[0], A, "Phutball Board 101 bob")
+        check_common(got[1], B, "Phutball Board 101 bob")
+        assert body_of(got[0]).endswith(page()), (body_of(got[0]), page())
+
         # The game word may be left out; a resignation ends the game (a page for everyone).
-        assert mail_in(lmtp, A, "resign 101 alice pw-alice-1") == 0
+        assert mail_in(lmtp, B, "resign 101 bob pw-bob-123") == 0
         got = sink.take(2)
         check_common(got[0], A, "Phutball Board 101")
         check_common(got[1], B, "Phutball Board 101")
         assert body_of(got[0]) == page()
-        assert "bob" in body_of(got[0])
+        assert "alice" in body_of(got[0])
         assert server.alive()
         assert server.stop() == 0, server.read_log()[-3000:]
     finally:
@@ -303,4 +324,5 @@ def test_unsent_mail_survives_a_kill():
 
 
 if __name__ == "__main__":
-    run_tests([test_a_game_by_mail, test_bad_mail, test_unsent_mail_survives_a_kill])
+    run_tests([t for t in [test_a_game_by_mail, test_bad_mail, test_unsent_mail_survives_a_kill]
+               if len(sys.argv) < 4 or t.__name__ == sys.argv[3]])
