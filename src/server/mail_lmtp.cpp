@@ -268,6 +268,7 @@ LmtpListener::LmtpListener(boost::asio::io_context& io, const tcp::endpoint& end
                            std::string host_name, LmtpDeliver deliver)
     : io_(io),
       acceptor_(io),
+      retry_(io),
       connections_(std::move(connections)),
       limits_(limits),
       host_(std::move(host_name)),
@@ -289,6 +290,7 @@ void LmtpListener::start() { accept(); }
 void LmtpListener::stop() {
   boost::asio::post(acceptor_.get_executor(), [self = shared_from_this()] {
     self->stopped_ = true;
+    self->retry_.cancel();
     boost::system::error_code ignored;
     self->acceptor_.close(ignored);
   });
@@ -299,7 +301,18 @@ void LmtpListener::accept() {
                                                             boost::system::error_code ec,
                                                             tcp::socket socket) {
     if (ec == boost::asio::error::operation_aborted || self->stopped_) return;
-    if (!ec) {
+    if (ec) {
+      // Out of descriptors (or another accept failure): wait instead of spinning on it.
+      if (auto n = self->failures_.due()) {
+        spdlog::warn("lmtp: accept failed: {} ({} since the last report)", ec.message(), *n);
+      }
+      self->retry_.expires_after(std::chrono::milliseconds(100));
+      self->retry_.async_wait([self](boost::system::error_code wait_ec) {
+        if (!wait_ec && !self->stopped_) self->accept();
+      });
+      return;
+    }
+    {
       boost::system::error_code e2;
       const auto peer = socket.remote_endpoint(e2);
       ConnectionLimit::Refusal why = ConnectionLimit::Refusal::kNone;

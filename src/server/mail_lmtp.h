@@ -18,6 +18,7 @@
 
 #include "server/asio.h"
 #include "server/connection_limit.h"
+#include "server/rate_limited_log.h"
 
 namespace plateau::server {
 
@@ -54,6 +55,8 @@ class LmtpListener : public std::enable_shared_from_this<LmtpListener> {
   void accept();
   boost::asio::io_context& io_;
   boost::asio::ip::tcp::acceptor acceptor_;
+  boost::asio::steady_timer retry_;
+  RateLimitedLog failures_;  // accept failures, logged at most once a second
   std::shared_ptr<ConnectionLimit> connections_;
   LmtpLimits limits_;
   std::string host_;
