@@ -54,6 +54,14 @@ std::string error_of(const std::vector<Event>& events) {
   return {};
 }
 
+// True when an answer is a table event (the board's mail tells every player of it).
+bool told_the_table(const std::vector<Event>& events) {
+  for (const auto& e : events) {
+    if (e.seq > 0) return true;
+  }
+  return false;
+}
+
 // Refusals that pass: the mail server should try again later rather than bounce.
 bool temporary(const std::string& why) {
   return why.find("could not be saved") != std::string::npos ||
@@ -161,6 +169,12 @@ class Run : public std::enable_shared_from_this<Run> {
            if (auto e = error_of(r); !e.empty()) return self->fail(e);
            self->exec(line, [self, comment](std::vector<Event> r2) {
              if (auto e = error_of(r2); !e.empty()) return self->fail(e);
+             if (!told_the_table(r2)) {
+               // Nobody else heard of it (a queued move or resignation): answer the sender.
+               std::string body;
+               for (const auto& e : r2) body += render_text(e);
+               return self->reply(self->board_title(), body);
+             }
              if (!self->cmd_.takes_comment || comment.empty()) return self->succeed();
              const std::string chat = (self->cmd_.game.empty() ? "" : self->cmd_.game + " ") +
                                       "chat " + std::to_string(*self->cmd_.board) + " " + comment;

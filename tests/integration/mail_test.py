@@ -168,6 +168,9 @@ def test_a_game_by_mail():
 
         # A queued move: no mail until it is played, then with the move that triggered it.
         assert mail_in(lmtp, B, "phutball queue 101 bob pw-bob-123 J12#4") == 0
+        [m] = sink.take(1)  # shown only to bob
+        check_common(m, B, "Phutball Board 101")
+        assert body_of(m) == "Queued J12#4 at phutball 101; it will be played when your turn comes.\n"
         assert mail_in(lmtp, A, "phutball move 101 alice pw-alice-1 H13#3") == 0
         got = sink.take(2)
         check_common(got[0], A, "Phutball Board 101 alice")
