@@ -13,6 +13,7 @@ import email
 import email.policy
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -197,6 +198,11 @@ def test_a_game_by_mail():
         assert body_of(got[0]) == page()
         assert "alice" in body_of(got[0])
         assert server.alive()
+        # A mail's login leaves no resume token behind (each would push out a real one).
+        db = os.path.join(server.data_dir, "data", "plateau.db")
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
+            users = [r[0] for r in con.execute("SELECT user FROM resume_tokens ORDER BY user")]
+        assert users == ["carol"], users
         assert server.stop() == 0, server.read_log()[-3000:]
     finally:
         if server.proc.poll() is None:
