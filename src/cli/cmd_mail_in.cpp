@@ -4,14 +4,12 @@
 // dropped by the server as mail from a program), 75 (EX_TEMPFAIL) the server cannot be reached
 // or answered 4xx (try again later), 65 (EX_DATAERR) the input is not a message or the server
 // refused it for good (5xx).
-#include <utility>
-
-#include <boost/asio.hpp>
 #include <cstdlib>
 #include <iostream>
 #include <iterator>
 
 #include "cli/cli_common.h"
+#include "server/asio.h"
 #include "server/mail_message.h"
 
 namespace plateau::cli {

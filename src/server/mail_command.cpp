@@ -60,8 +60,9 @@ MailCommand error(std::string text) {
 MailCommand rewrite_subject(std::string_view subject) {
   const std::vector<std::string_view> w = split_ws(subject);
   if (w.empty()) {
-    return error("the Subject is empty: it must hold one command, e.g. "
-                 "`phutball move BOARD USERID PASSWORD MOVE`");
+    return error(
+        "the Subject is empty: it must hold one command, e.g. "
+        "`phutball move BOARD USERID PASSWORD MOVE`");
   }
   if (subject.size() > kMaxLineBytes) {
     return error("the Subject is too long: at most " + std::to_string(kMaxLineBytes) + " bytes");
@@ -119,8 +120,8 @@ MailCommand rewrite_subject(std::string_view subject) {
   c.password = std::string(w[at + 3]);
   c.chat = *verb == Verb::kChat;
   c.takes_comment = !c.chat;
-  c.line = (c.game.empty() ? std::string() : c.game + " ") + verb_word + " " +
-           std::string(w[at + 1]);
+  c.line =
+      (c.game.empty() ? std::string() : c.game + " ") + verb_word + " " + std::string(w[at + 1]);
   const std::string rest = joined(w, at + 4);
   if (!rest.empty()) c.line += " " + rest;
   return c;

@@ -70,12 +70,13 @@ class LmtpSession : public std::enable_shared_from_this<LmtpSession> {
   void read() {
     if (phase_ == Phase::kClosed || busy_) return;
     arm_idle();
-    socket_.async_read_some(boost::asio::buffer(buf_),
-                            [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
-                              if (ec) return self->close();
-                              self->in_.append(self->buf_, n);
-                              self->process();
-                            });
+    socket_.async_read_some(
+        boost::asio::buffer(buf_),
+        [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
+          if (ec) return self->close();
+          self->in_.append(self->buf_, n);
+          self->process();
+        });
   }
 
   // Handles every complete line in in_ (pipelining), then reads more unless a delivery runs.
@@ -113,8 +114,10 @@ class LmtpSession : public std::enable_shared_from_this<LmtpSession> {
     if (verb == "LHLO") {
       phase_ = Phase::kReady;
       reset();
-      write("250-" + host_ + "\r\n250-PIPELINING\r\n250-8BITMIME\r\n250-ENHANCEDSTATUSCODES\r\n"
-            "250 SIZE " + std::to_string(limits_.max_message_bytes) + "\r\n");
+      write("250-" + host_ +
+            "\r\n250-PIPELINING\r\n250-8BITMIME\r\n250-ENHANCEDSTATUSCODES\r\n"
+            "250 SIZE " +
+            std::to_string(limits_.max_message_bytes) + "\r\n");
     } else if (verb == "QUIT") {
       write("221 2.0.0 bye\r\n");
       close_after_write_ = true;
@@ -131,7 +134,7 @@ class LmtpSession : public std::enable_shared_from_this<LmtpSession> {
       write("503 5.5.1 LHLO first\r\n");
     } else if (verb == "MAIL") {
       auto from = to_upper(trim(rest).substr(0, 5)) == "FROM:" ? path_argument(trim(rest).substr(5))
-                                                                : std::nullopt;
+                                                               : std::nullopt;
       if (phase_ != Phase::kReady) return write("503 5.5.1 nested MAIL\r\n");
       if (!from) return write("501 5.5.4 syntax: MAIL FROM:<address>\r\n");
       if (declared_size(rest) > limits_.max_message_bytes)
@@ -149,8 +152,7 @@ class LmtpSession : public std::enable_shared_from_this<LmtpSession> {
       ++recipients_;
       write("250 2.1.5 ok\r\n");
     } else if (verb == "DATA") {
-      if (phase_ != Phase::kMail || recipients_ == 0)
-        return write("503 5.5.1 RCPT first\r\n");
+      if (phase_ != Phase::kMail || recipients_ == 0) return write("503 5.5.1 RCPT first\r\n");
       phase_ = Phase::kData;
       message_.clear();
       too_big_ = false;
@@ -223,13 +225,14 @@ class LmtpSession : public std::enable_shared_from_this<LmtpSession> {
   }
 
   void write_next() {
-    boost::asio::async_write(socket_, boost::asio::buffer(out_.front()),
-                             [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
-                               self->out_.pop_front();
-                               if (ec) return self->close();
-                               if (!self->out_.empty()) return self->write_next();
-                               if (self->close_after_write_) self->close();
-                             });
+    boost::asio::async_write(
+        socket_, boost::asio::buffer(out_.front()),
+        [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+          self->out_.pop_front();
+          if (ec) return self->close();
+          if (!self->out_.empty()) return self->write_next();
+          if (self->close_after_write_) self->close();
+        });
   }
 
   void close() {
@@ -297,39 +300,39 @@ void LmtpListener::stop() {
 }
 
 void LmtpListener::accept() {
-  acceptor_.async_accept(boost::asio::make_strand(io_), [self = shared_from_this()](
-                                                            boost::system::error_code ec,
-                                                            tcp::socket socket) {
-    if (ec == boost::asio::error::operation_aborted || self->stopped_) return;
-    if (ec) {
-      // Out of descriptors (or another accept failure): wait instead of spinning on it.
-      if (auto n = self->failures_.due()) {
-        spdlog::warn("lmtp: accept failed: {} ({} since the last report)", ec.message(), *n);
-      }
-      self->retry_.expires_after(std::chrono::milliseconds(100));
-      self->retry_.async_wait([self](boost::system::error_code wait_ec) {
-        if (!wait_ec && !self->stopped_) self->accept();
+  acceptor_.async_accept(
+      boost::asio::make_strand(io_),
+      [self = shared_from_this()](boost::system::error_code ec, tcp::socket socket) {
+        if (ec == boost::asio::error::operation_aborted || self->stopped_) return;
+        if (ec) {
+          // Out of descriptors (or another accept failure): wait instead of spinning on it.
+          if (auto n = self->failures_.due()) {
+            spdlog::warn("lmtp: accept failed: {} ({} since the last report)", ec.message(), *n);
+          }
+          self->retry_.expires_after(std::chrono::milliseconds(100));
+          self->retry_.async_wait([self](boost::system::error_code wait_ec) {
+            if (!wait_ec && !self->stopped_) self->accept();
+          });
+          return;
+        }
+        {
+          boost::system::error_code e2;
+          const auto peer = socket.remote_endpoint(e2);
+          ConnectionLimit::Refusal why = ConnectionLimit::Refusal::kNone;
+          auto slot = e2 ? nullptr : self->connections_->admit(peer.address().to_string(), &why);
+          if (!slot) {
+            const std::string text = std::string("421 4.7.0 ") + refusal_text(why) + "\r\n";
+            socket.non_blocking(true, e2);
+            socket.write_some(boost::asio::buffer(text), e2);
+            socket.close(e2);
+          } else {
+            std::make_shared<LmtpSession>(std::move(socket), std::move(slot), self->limits_,
+                                          self->host_, self->deliver_)
+                ->start();
+          }
+        }
+        self->accept();
       });
-      return;
-    }
-    {
-      boost::system::error_code e2;
-      const auto peer = socket.remote_endpoint(e2);
-      ConnectionLimit::Refusal why = ConnectionLimit::Refusal::kNone;
-      auto slot = e2 ? nullptr : self->connections_->admit(peer.address().to_string(), &why);
-      if (!slot) {
-        const std::string text = std::string("421 4.7.0 ") + refusal_text(why) + "\r\n";
-        socket.non_blocking(true, e2);
-        socket.write_some(boost::asio::buffer(text), e2);
-        socket.close(e2);
-      } else {
-        std::make_shared<LmtpSession>(std::move(socket), std::move(slot), self->limits_,
-                                      self->host_, self->deliver_)
-            ->start();
-      }
-    }
-    self->accept();
-  });
 }
 
 }  // namespace plateau::server

@@ -24,9 +24,9 @@ namespace plateau::server {
 
 struct LmtpLimits {
   std::size_t max_message_bytes = 256 * 1024;  // the message as received (after dot-unstuffing)
-  std::size_t max_line_bytes = 1000;           // a command line, CRLF included (RFC 5321 §4.5.3.1.6)
-  std::size_t max_recipients = 20;             // RCPT TO per transaction
-  std::chrono::seconds idle_timeout{300};      // between two reads (RFC 5321 §4.5.3.2: 5 min)
+  std::size_t max_line_bytes = 1000;       // a command line, CRLF included (RFC 5321 §4.5.3.1.6)
+  std::size_t max_recipients = 20;         // RCPT TO per transaction
+  std::chrono::seconds idle_timeout{300};  // between two reads (RFC 5321 §4.5.3.2: 5 min)
 };
 
 // The outcome of one message: an SMTP reply code (250, 451, 452, 550, 554, ...) and its text.

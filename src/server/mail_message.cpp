@@ -194,8 +194,10 @@ std::optional<InboundMail> parse_mail(std::string_view raw, std::string_view env
   const std::string rp = have_envelope ? std::string(envelope_from) : header(object, "Return-Path");
   if (have_envelope || !rp.empty()) {
     const std::string a = angle_address(rp);
-    if (a.empty()) m.null_sender = true;
-    else if (plain_address(a)) m.return_path = a;
+    if (a.empty())
+      m.null_sender = true;
+    else if (plain_address(a))
+      m.return_path = a;
   }
   if (const char* id = g_mime_message_get_message_id(msg.get())) {
     const std::string i = one_line(id);
@@ -214,7 +216,8 @@ std::optional<InboundMail> parse_mail(std::string_view raw, std::string_view env
   if (m.null_sender) {
     m.automatic = true;
     m.automatic_reason = "null sender";
-  } else if (!auto_submitted.empty() && !word_in(auto_submitted.substr(0, auto_submitted.find(';')), {"no"})) {
+  } else if (!auto_submitted.empty() &&
+             !word_in(auto_submitted.substr(0, auto_submitted.find(';')), {"no"})) {
     m.automatic = true;
     m.automatic_reason = "Auto-Submitted: " + one_line(sanitize_utf8(auto_submitted)).substr(0, 40);
   } else if (word_in(precedence, {"bulk", "junk", "list"})) {

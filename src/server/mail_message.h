@@ -17,13 +17,13 @@ inline constexpr std::size_t kMaxMailSubjectBytes = 8192;
 inline constexpr std::size_t kMaxMailBodyBytes = 16384;
 
 struct InboundMail {
-  std::string subject;      // decoded (RFC 2047), UTF-8, one line: CR, LF and tabs become spaces
-  std::string from;         // the From address (addr-spec, lower-case domain kept as sent), or ""
-  std::string return_path;  // the Return-Path (or envelope sender) address; "" when absent
-  bool null_sender = false; // Return-Path or envelope sender `<>` (a bounce)
-  std::string message_id;   // Message-ID without angle brackets, or ""
-  std::string references;   // the References header (raw, unfolded), or ""
-  std::string body;         // text/plain body: quoted (`>`) lines and the `-- ` signature dropped
+  std::string subject;       // decoded (RFC 2047), UTF-8, one line: CR, LF and tabs become spaces
+  std::string from;          // the From address (addr-spec, lower-case domain kept as sent), or ""
+  std::string return_path;   // the Return-Path (or envelope sender) address; "" when absent
+  bool null_sender = false;  // Return-Path or envelope sender `<>` (a bounce)
+  std::string message_id;    // Message-ID without angle brackets, or ""
+  std::string references;    // the References header (raw, unfolded), or ""
+  std::string body;          // text/plain body: quoted (`>`) lines and the `-- ` signature dropped
   // Set for mail sent by a program: Auto-Submitted other than `no`, Precedence bulk/junk/list,
   // a List-Id, or a null sender. `automatic_reason` names which.
   bool automatic = false;

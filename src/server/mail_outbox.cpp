@@ -2,13 +2,12 @@
 
 #include <curl/curl.h>
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <cstring>
 #include <ctime>
 #include <set>
-
-#include <unistd.h>
 
 #include "core/text.h"
 #include "server/event.h"
@@ -48,7 +47,7 @@ struct Summary {
   bool any = false;
   bool created = false;
   bool comment = false;
-  std::string page;  // the last page an event carried
+  std::string page;                // the last page an event carried
   std::vector<std::string> lines;  // texts of events without a page (requests, answers)
   std::int64_t last_seq = 0;
 };

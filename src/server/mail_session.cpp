@@ -129,8 +129,8 @@ class Run : public std::enable_shared_from_this<Run> {
           boost::asio::post(self->strand_, [self, address, e] {
             if (!e.empty()) return self->fail(e);
             self->reply("Plateau Signup " + self->cmd_.user,
-                        "Welcome, " + self->cmd_.user + ". Your account is created; its mail goes to " +
-                            address + ".\n");
+                        "Welcome, " + self->cmd_.user +
+                            ". Your account is created; its mail goes to " + address + ".\n");
           });
         });
       } catch (const std::exception& x) {
@@ -147,8 +147,9 @@ class Run : public std::enable_shared_from_this<Run> {
       }
     }
     if (who.empty()) {
-      return fail("a challenge by mail must come from the registered address of one of its players; " +
-                  mail_.sender() + " is not the address of any of them");
+      return fail(
+          "a challenge by mail must come from the registered address of one of its players; " +
+          mail_.sender() + " is not the address of any of them");
     }
     lobby_.act_as(client_, who);
     exec(cmd_.line, [self = shared_from_this()](std::vector<Event> r) {
@@ -231,17 +232,16 @@ class Run : public std::enable_shared_from_this<Run> {
     d.subject = subject;
     d.body = body;
     static std::atomic<std::uint64_t> n{0};
-    d.message_id = "reply." + std::to_string(TableServices::now_ms()) + "." +
-                   std::to_string(++n) + "@" + outbox_.settings().domain();
+    d.message_id = "reply." + std::to_string(TableServices::now_ms()) + "." + std::to_string(++n) +
+                   "@" + outbox_.settings().domain();
     if (!mail_.message_id.empty()) {
       d.in_reply_to = mail_.message_id;
-      d.references = (mail_.references.empty() ? "" : mail_.references + " ") + "<" +
-                     mail_.message_id + ">";
+      d.references =
+          (mail_.references.empty() ? "" : mail_.references + " ") + "<" + mail_.message_id + ">";
     }
     outbox_.queue(std::move(d), [self = shared_from_this()](std::string e) {
       boost::asio::post(self->strand_, [self, e] {
-        self->finish(e.empty() ? LmtpReply{250, "2.0.0 answered"}
-                               : LmtpReply{451, "4.3.0 " + e});
+        self->finish(e.empty() ? LmtpReply{250, "2.0.0 answered"} : LmtpReply{451, "4.3.0 " + e});
       });
     });
   }
@@ -288,8 +288,7 @@ void MailIntake::deliver(std::string message, std::string envelope_from,
     spdlog::info("mail: dropped (no usable sender address)");
     return done({250, "2.0.0 dropped: no sender address to answer"});
   }
-  std::make_shared<Run>(io_, lobby_, outbox_, std::move(message), std::move(*mail),
-                        std::move(done))
+  std::make_shared<Run>(io_, lobby_, outbox_, std::move(message), std::move(*mail), std::move(done))
       ->start();
 }
 

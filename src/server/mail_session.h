@@ -56,8 +56,7 @@ class MailIntake : public std::enable_shared_from_this<MailIntake> {
   MailIntake(boost::asio::io_context& io, Lobby& lobby, MailOutbox& outbox);
   // LmtpDeliver: parse, run, answer. `done` gets 250 once every effect (the move, the error
   // mail) is durable, 451 when the store failed, 554 for input that is not a message.
-  void deliver(std::string message, std::string envelope_from,
-               std::function<void(LmtpReply)> done);
+  void deliver(std::string message, std::string envelope_from, std::function<void(LmtpReply)> done);
 
  private:
   boost::asio::io_context& io_;

@@ -1,9 +1,9 @@
 // The mail session's Subject rewriting (mail_session.h) and the outbox's messages
 // (mail_outbox.h), with exact values.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <filesystem>
-#include <unistd.h>
 
 #include "server/accounts.h"
 #include "server/event.h"
@@ -81,8 +81,11 @@ TEST(MailCommand, CommentLine) {
 }
 
 TEST(MailOutbox, ComposeMail) {
-  MailDraft d{"bob@example.org", "Phutball Board 101 bob", "line 1\nline 2\n",
-              "phutball.101.3.7@plateau.test", "phutball.101.7@plateau.test",
+  MailDraft d{"bob@example.org",
+              "Phutball Board 101 bob",
+              "line 1\nline 2\n",
+              "phutball.101.3.7@plateau.test",
+              "phutball.101.7@plateau.test",
               "<phutball.101.7@plateau.test>"};
   EXPECT_EQ(compose_mail(d, "plateau@plateau.test", 1796212800000),
             "From: Plateau <plateau@plateau.test>\r\n"

@@ -35,7 +35,9 @@ TEST(MailMessage, EncodedSubjectAndLatin1TextPart) {
   EXPECT_EQ(m->subject, "phutball chat 101 jorg secret123");
   EXPECT_EQ(m->from, "jorg@example.de");
   EXPECT_EQ(m->references, "<phutball.101.1@plateau.test>");
-  EXPECT_EQ(m->body, "Gr\xC3\xBC\xC3\x9F" "e aus K\xC3\xB6ln\n");
+  EXPECT_EQ(m->body,
+            "Gr\xC3\xBC\xC3\x9F"
+            "e aus K\xC3\xB6ln\n");
 }
 
 TEST(MailMessage, ProgramsAreRecognised) {
