@@ -10,6 +10,8 @@ packages=(
   libboost-dev libboost-system-dev
   libsqlite3-dev libsqlitecpp-dev libsodium-dev
   libssl-dev openssl
+  libgmime-3.0-dev libcurl4-openssl-dev  # play by e-mail: MIME parsing (GMime 3), SMTP out (libcurl)
+  python3-aiosmtpd  # the mail integration tests' SMTP sink (run with /usr/bin/python3)
   python3
   clang libclang-rt-14-dev  # the libFuzzer targets of tests/fuzz (clang's fuzzer runtime)
   biloba

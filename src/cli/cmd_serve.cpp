@@ -3,6 +3,7 @@
 
 #include "cli/cli_common.h"
 #include "compat/biloba/legacy_lobby.h"
+#include "server/mail_service.h"
 #include "server/origin_check.h"
 #include "server/server.h"
 
@@ -13,6 +14,7 @@ namespace {
 struct ServeOptions {
   server::ServerOptions server;
   biloba::net::LegacyPortOptions biloba;  // the biloba 0.9.3 port (legacy_lobby.h)
+  server::MailOptions mail;               // play by e-mail (mail_service.h)
   std::string data_dir = "./data";
   std::string log_level = "info";
   int idle_timeout = 1800;
@@ -153,6 +155,17 @@ void add_serve_command(CLI::App& app) {
       ->check([](const std::string& value) {
         return server::bad_allowed_origin(value).value_or(std::string());
       });
+  cmd->add_option("--lmtp-port", opt->mail.lmtp_port,
+                  "LMTP port for incoming mail (play by e-mail, docs/MAIL.md; 0 = off)")
+      ->capture_default_str();
+  cmd->add_option("--smtp", opt->mail.smtp_url,
+                  "SMTP server for outgoing mail: smtp://HOST[:PORT] or smtps://HOST[:PORT]");
+  cmd->add_option("--mail-from", opt->mail.mail_from,
+                  "The server's mail address (From of its mail; needed with --lmtp-port/--smtp)");
+  cmd->add_option("--max-mail-bytes", opt->mail.lmtp.max_message_bytes,
+                  "Largest incoming mail in bytes (larger: 552)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::size_t{1024}, std::size_t{64} << 20));
   cmd->add_option("--log-level", opt->log_level, "trace, debug, info, warn, error")
       ->capture_default_str();
   cmd->callback([opt] {
@@ -176,6 +189,9 @@ void add_serve_command(CLI::App& app) {
     opt->server.extra_listeners.clear();
     if (opt->biloba.port != 0) {
       opt->server.extra_listeners.push_back(biloba::net::legacy_port(opt->biloba));
+    }
+    if (opt->mail.lmtp_port != 0 || !opt->mail.smtp_url.empty()) {
+      opt->server.extra_listeners.push_back(server::mail_port(opt->mail));
     }
     server::run_server(opt->server);
   });

@@ -195,4 +195,48 @@ void Accounts::set_challenge_limit(const std::string& name, int limit,
   });
 }
 
+std::string Accounts::email_of(const std::string& name) const {
+  std::lock_guard lock(mutex_);
+  auto it = accounts_.find(to_lower(name));
+  return it == accounts_.end() ? std::string() : it->second.email;
+}
+
+std::vector<std::string> Accounts::names_with_email(const std::string& email) const {
+  std::vector<std::string> out;
+  if (email.empty()) return out;
+  const std::string wanted = to_lower(email);
+  std::lock_guard lock(mutex_);
+  for (const auto& [key, row] : accounts_) {
+    if (to_lower(row.email) == wanted) out.push_back(row.name);
+  }
+  return out;
+}
+
+void Accounts::set_email(const std::string& name, const std::string& email,
+                         std::function<void(std::string error)> done) {
+  store::AccountRow row;
+  std::string before;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = accounts_.find(to_lower(name));
+    if (it == accounts_.end()) throw CommandError("no account named " + name.substr(0, 30));
+    before = it->second.email;
+    it->second.email = email;
+    row = it->second;
+  }
+  store::Batch batch;
+  batch.put_account(row);
+  store_.submit(std::move(batch), [this, name, before, done](std::exception_ptr error) {
+    if (error) {
+      {
+        std::lock_guard lock(mutex_);
+        auto it = accounts_.find(to_lower(name));
+        if (it != accounts_.end()) it->second.email = before;
+      }
+      return done("could not store the address; it is unchanged");
+    }
+    done("");
+  });
+}
+
 }  // namespace plateau::server

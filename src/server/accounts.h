@@ -62,6 +62,15 @@ class Accounts {
   void set_challenge_limit(const std::string& name, int limit,
                            std::function<void(std::string error)> done);
 
+  // Play by e-mail (issue 15). The address of account `name` ("" if none or no such account).
+  std::string email_of(const std::string& name) const;
+  // The accounts whose address is `email` (compared without case), by name.
+  std::vector<std::string> names_with_email(const std::string& email) const;
+  // Sets and stores the address of account `name`; `done(error)` once durable ("" on success),
+  // on the store's thread. Throws CommandError if there is no such account.
+  void set_email(const std::string& name, const std::string& email,
+                 std::function<void(std::string error)> done);
+
   // The registered spelling of `name` (any case), or "" if there is no such account.
   std::string canonical(const std::string& name) const;
   bool exists(const std::string& name) const { return !canonical(name).empty(); }

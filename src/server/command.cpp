@@ -490,4 +490,7 @@ const std::vector<std::pair<std::string, std::string>>& command_help() {
   return kHelp;
 }
 
+std::optional<Verb> verb_of_word(std::string_view word) { return find_verb(word); }
+bool verb_takes_game_word(Verb verb) { return takes_game_word(verb); }
+
 }  // namespace plateau::server

@@ -84,6 +84,12 @@ struct Command {
 // argument, a bad number or a malformed -name=value. Never throws anything else.
 std::optional<Command> parse_command(std::string_view line);
 
+// The verb `word` names as parse_command reads a line's first word ("mvoe" -> kMove, "chall"
+// -> kChallenge; lower-case, without '/'), or nullopt; and whether it may follow a game word.
+// For a transport that rewrites its lines before parsing them (mail: inline credentials).
+std::optional<Verb> verb_of_word(std::string_view word);
+bool verb_takes_game_word(Verb verb);
+
 // One line per command for `help` (usage and meaning).
 const std::vector<std::pair<std::string, std::string>>& command_help();
 

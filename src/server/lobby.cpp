@@ -48,6 +48,7 @@ void Lobby::restore() {
   int next_guest = 1;
   std::size_t skipped = 0;
   accounts_.restore(snap.accounts);
+  unsent_mail_ = std::move(snap.outbox);
   ratings_.restore(snap.ratings);
   {
     std::lock_guard lock(mutex_);

@@ -8,6 +8,7 @@
 // Its handlers live in files by job: lobby.cpp (start-up, routing, tables), lobby_login.cpp
 // (register, login, guest, resume, logout, limit), lobby_lists.cpp (who, games, help, tables,
 // standings).
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -113,6 +114,22 @@ class Lobby : public TableServices {
                                              Table::ChatListener on_chat,
                                              std::function<void()> stored);
   std::vector<TableSummary> table_summaries() const;
+
+  // Play by e-mail (issue 15; server/mail_session.h, mail_outbox.h).
+  Accounts& accounts() { return accounts_; }
+  // Sets `client`'s identity to account `user` without a password (the mail session, once it
+  // has checked the sender's address). Call on the client's strand.
+  void act_as(const std::shared_ptr<Client>& client, const std::string& user) {
+    set_user(client, user, false);
+  }
+  // Revokes the resume token a login issued to a client that will never use it (a mail's
+  // login: else each mail would push one of the user's real tokens out, max_tokens_per_user).
+  void revoke_token(const std::string& selector) { tokens_.revoke(selector); }
+  // The mail renderer the tables use from now on (null: none). Call before mail can arrive.
+  void set_mailer(TableMailer* mailer) { mailer_ = mailer; }
+  TableMailer* mailer() override { return mailer_; }
+  // The outbox as restore() read it (unsent mail), handed over once.
+  std::vector<store::MailRow> take_unsent_mail() { return std::exchange(unsent_mail_, {}); }
   LobbyStats stats() const;
 
   // One command in flight (lobby_ctx.h).
@@ -167,6 +184,8 @@ class Lobby : public TableServices {
   Ratings ratings_;
   TableDirectory directory_;
   boost::asio::steady_timer sweep_timer_;
+  std::atomic<TableMailer*> mailer_{nullptr};
+  std::vector<store::MailRow> unsent_mail_;
 
   mutable std::mutex mutex_;  // skipped_
   std::vector<SkippedTable> skipped_;

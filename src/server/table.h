@@ -208,6 +208,8 @@ class Table : public std::enable_shared_from_this<Table> {
   void pump();
   void execute(Job job);
   void finish(Tx tx, Done done);
+  // Adds the mail about tx's table events to its batch (TableServices::mailer; table_tx.cpp).
+  void mail_about(Tx& tx);
   // On the strand, once the store has written (error null) or refused the batch of `tx`.
   void committed(Tx& tx, Done done, std::exception_ptr error);
   void deliver(Tx& tx);

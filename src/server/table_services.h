@@ -6,6 +6,7 @@
 // to its services (presence.h, ratings.h, table_directory.h, accounts.h).
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +19,32 @@ namespace plateau::server {
 
 class Client;
 class Table;
+struct Event;
+
+// What a table tells the mail renderer about one action that produced table events (issue 15,
+// item 3): the board, its players, who is to move, and its page as it stands after the action.
+struct TableNotice {
+  std::int64_t table_id = 0;
+  std::string game;   // "phutball"
+  int board = 0;      // 101
+  std::string title;  // "Phutball Board 101"
+  std::vector<std::string> players;  // the seats held by users, in seat order
+  std::string next_user;             // the user to move; "" for none
+  std::function<std::string()> page;  // the board page (the text transport's bytes); "" in set-up
+};
+
+// The mail renderer as a table sees it (server/mail_outbox.h implements it).
+class TableMailer {
+ public:
+  virtual ~TableMailer() = default;
+  // On the table's strand, while the action's writes are gathered: adds the mail to send about
+  // `events` (the action's table events, numbered) to `batch`, the action's own transaction.
+  // Returns a step to run once that transaction is durable (hand the mail to the sender), or
+  // null. May throw: the action then fails as a whole, nothing written.
+  virtual std::function<void()> on_table_events(const TableNotice& notice,
+                                                const std::vector<const Event*>& events,
+                                                store::Batch& batch) = 0;
+};
 
 class TableServices {
  public:
@@ -46,6 +73,8 @@ class TableServices {
   // Removes `table` (numbered `number` in `game`) from the directory if it is still the one
   // there (a new table whose first write failed never existed). Thread-safe.
   virtual void forget_table(const std::string& game, int number, const Table* table) = 0;
+  // The mail renderer, when the server sends mail (plateau serve --smtp); null otherwise.
+  virtual TableMailer* mailer() { return nullptr; }
 };
 
 }  // namespace plateau::server

@@ -12,6 +12,7 @@
 #include <atomic>
 
 #include "core/error.h"
+#include "server/board_page.h"
 #include "server/fault_hook.h"
 #include "server/table.h"
 
@@ -168,6 +169,7 @@ void Table::finish(Tx tx, Done done) {
       tx.batch.put_table({id_, game_name_, number_, tx.data, created_ms_});
     }
     for (const auto& row : event_rows) tx.batch.add_event(row);
+    if (!event_rows.empty()) mail_about(tx);
     for (auto& d : tx.out) {
       if (d.to == Delivery::To::kReplay) continue;
       share(d);
@@ -202,6 +204,36 @@ void Table::finish(Tx tx, Done done) {
     boost::asio::post(self->strand_,
                       [self, pending, done, error] { self->committed(*pending, done, error); });
   });
+}
+
+void Table::mail_about(Tx& tx) {
+  TableMailer* mailer = services_.mailer();
+  if (!mailer) return;
+  std::vector<const Event*> events;
+  for (const auto& d : tx.out) {
+    if (d.to == Delivery::To::kAll && d.shared && d.shared->event().seq > 0)
+      events.push_back(&d.shared->event());
+  }
+  TableNotice notice;
+  notice.table_id = id_;
+  notice.game = game_name_;
+  notice.board = number_;
+  notice.title = title();
+  for (const auto& s : seats_) {
+    if (s.kind == SeatKind::kUser) notice.players.push_back(s.name);
+  }
+  if (state_) {
+    const int next = seat_to_move();
+    if (next >= 0) notice.next_user = owner_name(next);
+    notice.page = [this] {
+      return board_page(page("Summary", *state_, static_cast<int>(moves_.size())));
+    };
+  } else {
+    notice.page = [] { return std::string(); };
+  }
+  if (auto step = mailer->on_table_events(notice, events, tx.batch)) {
+    tx.after_commit.push_back(std::move(step));
+  }
 }
 
 void Table::committed(Tx& tx, Done done, std::exception_ptr error) {

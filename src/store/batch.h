@@ -94,9 +94,21 @@ struct DeleteToken {
   bool operator==(const DeleteToken&) const = default;
 };
 
+// Queues a mail in the outbox; fails the batch if its key is already there.
+struct AddMail {
+  MailRow row;
+  bool operator==(const AddMail&) const = default;
+};
+// Removes a sent mail from the outbox. No such key: no change.
+struct DeleteMail {
+  std::string key;
+  bool operator==(const DeleteMail&) const = default;
+};
+
 // One write. Append new kinds at the end (see the top of this file).
 using Op = std::variant<PutAccount, PutRating, PutTable, AddMove, DeleteMovesFrom, AddChat,
-                        PutCounter, DeleteTable, AddEvent, PutToken, DeleteToken>;
+                        PutCounter, DeleteTable, AddEvent, PutToken, DeleteToken, AddMail,
+                        DeleteMail>;
 
 class Batch {
  public:
@@ -121,6 +133,8 @@ class Batch {
   void delete_table(std::int64_t table_id) { ops_.emplace_back(DeleteTable{table_id}); }
   void put_token(const TokenRow& row) { ops_.emplace_back(PutToken{row}); }
   void delete_token(const std::string& selector) { ops_.emplace_back(DeleteToken{selector}); }
+  void add_mail(const MailRow& row) { ops_.emplace_back(AddMail{row}); }
+  void delete_mail(const std::string& key) { ops_.emplace_back(DeleteMail{key}); }
 
   // Registers `undo`, which reverts an in-memory change made along with this batch (a rating in
   // the lobby's cache). It is the submitter's, not a write: the store never runs it; the

@@ -91,6 +91,17 @@ CREATE TABLE resume_tokens (
   expires_ms INTEGER NOT NULL
 );
 )sql",
+      // 7: play by e-mail (issue 15): an account's address, and the outbox of mail to send,
+      // written in the same transaction as the event it tells of.
+      R"sql(
+ALTER TABLE accounts ADD COLUMN email TEXT NOT NULL DEFAULT '';
+CREATE TABLE mail_outbox (
+  key TEXT PRIMARY KEY,
+  recipient TEXT NOT NULL,
+  message TEXT NOT NULL,
+  created_ms INTEGER NOT NULL
+);
+)sql",
   };
   return kMigrations;
 }

@@ -57,11 +57,12 @@ class OpWriter {
   void operator()(const PutAccount& op) {
     Run q = statement(
         "INSERT OR REPLACE INTO accounts(name, password_hash, created_ms, "
-        "challenge_limit) VALUES (?, ?, ?, ?)");
+        "challenge_limit, email) VALUES (?, ?, ?, ?, ?)");
     q->bind(1, op.row.name);
     q->bind(2, op.row.password_hash);
     q->bind(3, static_cast<int64_t>(op.row.created_ms));
     q->bind(4, op.row.challenge_limit);
+    q->bind(5, op.row.email);
     q->exec();
   }
 
@@ -166,6 +167,22 @@ class OpWriter {
     q->exec();
   }
 
+  void operator()(const AddMail& op) {
+    Run q = statement(
+        "INSERT INTO mail_outbox(key, recipient, message, created_ms) VALUES (?, ?, ?, ?)");
+    q->bind(1, op.row.key);
+    q->bind(2, op.row.recipient);
+    q->bind(3, op.row.message);
+    q->bind(4, static_cast<int64_t>(op.row.created_ms));
+    q->exec();
+  }
+
+  void operator()(const DeleteMail& op) {
+    Run q = statement("DELETE FROM mail_outbox WHERE key = ?");
+    q->bind(1, op.key);
+    q->exec();
+  }
+
  private:
   Run statement(const char* sql) { return Run(statements_.get(sql)); }
 
@@ -214,10 +231,12 @@ Snapshot SqliteBackend::load(std::size_t events_per_table) {
   {
     SQLite::Statement q(
         *db_,
-        "SELECT name, password_hash, created_ms, challenge_limit FROM accounts ORDER BY name");
+        "SELECT name, password_hash, created_ms, challenge_limit, email FROM accounts "
+        "ORDER BY name");
     while (q.executeStep()) {
       snap.accounts.push_back({q.getColumn(0).getString(), q.getColumn(1).getString(),
-                               q.getColumn(2).getInt64(), q.getColumn(3).getInt()});
+                               q.getColumn(2).getInt64(), q.getColumn(3).getInt(),
+                               q.getColumn(4).getString()});
     }
   }
   {
@@ -287,6 +306,15 @@ Snapshot SqliteBackend::load(std::size_t events_per_table) {
       snap.tokens.push_back({q.getColumn(0).getString(), q.getColumn(1).getString(),
                              q.getColumn(2).getString(), q.getColumn(3).getInt() != 0,
                              q.getColumn(4).getInt64(), q.getColumn(5).getInt64()});
+    }
+  }
+  {
+    SQLite::Statement q(*db_,
+                        "SELECT key, recipient, message, created_ms FROM mail_outbox "
+                        "ORDER BY created_ms, key");
+    while (q.executeStep()) {
+      snap.outbox.push_back({q.getColumn(0).getString(), q.getColumn(1).getString(),
+                             q.getColumn(2).getString(), q.getColumn(3).getInt64()});
     }
   }
   tx.commit();

@@ -15,6 +15,8 @@ struct AccountRow {
   // Challenges the account accepts (the `limit` command): kAcceptAllChallenges, 0 (none), or at
   // most N open boards started by others.
   int challenge_limit = -1;
+  // Where the account's mail goes (play by e-mail, issue 15); "" for none.
+  std::string email;
   bool operator==(const AccountRow&) const = default;
 };
 
@@ -82,6 +84,17 @@ struct TokenRow {
   bool operator==(const TokenRow&) const = default;
 };
 
+// A mail waiting in the outbox (issue 15, item 3): written in the same transaction as the event
+// it tells of, deleted once the SMTP server has accepted it. `key` names the event and the
+// recipient ("phutball.101.7 alice"), so that one event is one row per recipient.
+struct MailRow {
+  std::string key;
+  std::string recipient;  // the envelope address
+  std::string message;    // the whole RFC 5322 message, CRLF line ends
+  std::int64_t created_ms = 0;
+  bool operator==(const MailRow&) const = default;
+};
+
 // Everything the store holds, as read at start-up.
 struct Snapshot {
   std::vector<AccountRow> accounts;
@@ -96,6 +109,7 @@ struct Snapshot {
   std::int64_t alive_ms = 0;
   std::map<std::string, std::int64_t> counters;        // name -> value (e.g. "guest")
   std::vector<TokenRow> tokens;                         // resume tokens, expired ones included
+  std::vector<MailRow> outbox;                          // unsent mail, oldest first
 };
 
 }  // namespace plateau::store

@@ -304,3 +304,36 @@ TEST_F(StoreTest, RefusesADatabaseFromTheFuture) {
 
 }  // namespace
 }  // namespace plateau::store
+
+namespace plateau::store {
+namespace {
+
+// Play by e-mail (issue 15): an account's address and the outbox survive a restart; a sent
+// mail leaves it; one key (one event, one recipient) is queued at most once.
+TEST_F(StoreTest, OutboxAndAccountAddressAreDurable) {
+  {
+    Store store(path_);
+    store.load();
+    Batch b;
+    b.put_account({"alice", "$argon2id$x", 1000, -1, "alice@example.org"});
+    b.add_mail({"phutball.101.1 alice", "alice@example.org", "Subject: a\r\n\r\nbody\r\n", 5});
+    b.add_mail({"phutball.101.1 bob", "bob@example.org", "Subject: b\r\n\r\nbody\r\n", 5});
+    EXPECT_EQ(write(store, std::move(b)), "");
+    Batch again;
+    again.add_mail({"phutball.101.1 bob", "bob@example.org", "x", 6});
+    EXPECT_NE(write(store, std::move(again)), "");
+    Batch sent;
+    sent.delete_mail("phutball.101.1 alice");
+    EXPECT_EQ(write(store, std::move(sent)), "");
+  }
+  Store store(path_);
+  Snapshot snap = store.load();
+  ASSERT_EQ(snap.accounts.size(), 1u);
+  EXPECT_EQ(snap.accounts[0].email, "alice@example.org");
+  ASSERT_EQ(snap.outbox.size(), 1u);
+  EXPECT_EQ(snap.outbox[0],
+            (MailRow{"phutball.101.1 bob", "bob@example.org", "Subject: b\r\n\r\nbody\r\n", 5}));
+}
+
+}  // namespace
+}  // namespace plateau::store

@@ -1,0 +1,54 @@
+#pragma once
+// One inbound e-mail (RFC 5322 / MIME) as the mail session needs it (issue 15, item 1): the
+// decoded Subject (the command line), the sender, the text/plain body without quoted replies or
+// signature (the comment), the threading headers, and whether it was sent by a program (then it
+// is dropped: no mail loops, RFC 3834). Parsed with GMime 3; every byte is untrusted.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace plateau::server {
+
+// Longest Subject kept, in bytes (longer ones are cut at a UTF-8 boundary; the command parser
+// then refuses them as too long or reads only what it needs).
+inline constexpr std::size_t kMaxMailSubjectBytes = 8192;
+// Longest body kept, in bytes (the comment).
+inline constexpr std::size_t kMaxMailBodyBytes = 16384;
+
+struct InboundMail {
+  std::string subject;       // decoded (RFC 2047), UTF-8, one line: CR, LF and tabs become spaces
+  std::string from;          // the From address (addr-spec, lower-case domain kept as sent), or ""
+  std::string return_path;   // the Return-Path (or envelope sender) address; "" when absent
+  bool null_sender = false;  // Return-Path or envelope sender `<>` (a bounce)
+  std::string message_id;    // Message-ID without angle brackets, or ""
+  std::string references;    // the References header (raw, unfolded), or ""
+  std::string body;          // text/plain body: quoted (`>`) lines and the `-- ` signature dropped
+  // Set for mail sent by a program: Auto-Submitted other than `no`, Precedence bulk/junk/list,
+  // a List-Id, or a null sender. `automatic_reason` names which.
+  bool automatic = false;
+  std::string automatic_reason;
+  // Where a reply goes: From, else the Return-Path; "" when neither is usable.
+  std::string sender() const { return !from.empty() ? from : return_path; }
+};
+
+// Parses `raw` (the message as received, CRLF or LF line ends). `envelope_from` is the SMTP/LMTP
+// MAIL FROM address if known ("" for a null sender when `have_envelope`). Returns nullopt for
+// input that is not a message at all (empty, or no header field GMime can read). Never throws
+// for any input; invalid UTF-8 anywhere becomes U+FFFD.
+std::optional<InboundMail> parse_mail(std::string_view raw, std::string_view envelope_from = {},
+                                      bool have_envelope = false);
+
+// The body as a comment: lines starting with `>` and an "On ... wrote:" line just before them
+// dropped, everything from a `-- ` line on dropped, trailing blank lines dropped.
+std::string strip_quotes_and_signature(std::string_view text);
+
+// True for a plain addr-spec (local@domain, printable ASCII without spaces, brackets, quotes or
+// commas): the only form the server sends mail to, so that no address can inject a header or an
+// SMTP command.
+bool valid_mail_address(std::string_view address);
+
+// `text` with every byte sequence that is not well-formed UTF-8 replaced by U+FFFD.
+std::string sanitize_utf8(std::string_view text);
+
+}  // namespace plateau::server

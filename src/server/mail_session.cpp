@@ -1,0 +1,295 @@
+// MailIntake (mail_session.h): one inbound mail, run as one command of a client that exists for
+// that mail alone, on its own strand of the server's event loop.
+#include "server/mail_session.h"
+
+#include <spdlog/spdlog.h>
+
+#include <mutex>
+
+#include "core/registry.h"
+#include "core/text.h"
+#include "server/event.h"
+#include "server/lobby.h"
+#include "server/mail_message.h"
+#include "server/mail_outbox.h"
+#include "server/render.h"
+
+namespace plateau::server {
+
+namespace {
+
+// How much of the original a reply quotes.
+constexpr std::size_t kMaxQuotedBytes = 64 * 1024;
+
+// A client that lives for one mail: it keeps the answers to its commands.
+class MailClient : public Client {
+ public:
+  MailClient(boost::asio::any_io_executor strand, std::string sender)
+      : strand_(std::move(strand)), sender_(std::move(sender)) {}
+  void send(const Event& event, bool reply) override {
+    if (!reply) return;  // the board's own mail tells the players
+    std::lock_guard lock(mutex_);
+    replies_.push_back(event);
+  }
+  void close() override {}
+  std::string describe() const override { return "mail " + sender_; }
+  std::string address() const override { return "mail:" + sender_; }
+  void on_strand(std::function<void()> fn) override { boost::asio::post(strand_, std::move(fn)); }
+  std::vector<Event> take() {
+    std::lock_guard lock(mutex_);
+    return std::exchange(replies_, {});
+  }
+
+ private:
+  boost::asio::any_io_executor strand_;
+  std::string sender_;
+  std::mutex mutex_;
+  std::vector<Event> replies_;
+};
+
+std::string error_of(const std::vector<Event>& events) {
+  for (const auto& e : events) {
+    if (e.type == "error") return e.data.value("message", std::string("error"));
+  }
+  return {};
+}
+
+// True when an answer is a table event (the board's mail tells every player of it).
+bool told_the_table(const std::vector<Event>& events) {
+  for (const auto& e : events) {
+    if (e.seq > 0) return true;
+  }
+  return false;
+}
+
+// Refusals that pass: the mail server should try again later rather than bounce.
+bool temporary(const std::string& why) {
+  return why.find("could not be saved") != std::string::npos ||
+         why.find("could not store") != std::string::npos ||
+         why.find("server busy") != std::string::npos ||
+         why.find("too many failed logins") != std::string::npos ||
+         why.find("unavailable until the server restarts") != std::string::npos;
+}
+
+// One mail, from parse to answer.
+class Run : public std::enable_shared_from_this<Run> {
+ public:
+  Run(boost::asio::io_context& io, Lobby& lobby, MailOutbox& outbox, std::string raw,
+      InboundMail mail, std::function<void(LmtpReply)> done)
+      : strand_(boost::asio::make_strand(io)),
+        lobby_(lobby),
+        outbox_(outbox),
+        raw_(std::move(raw)),
+        mail_(std::move(mail)),
+        done_(std::move(done)),
+        client_(std::make_shared<MailClient>(strand_, mail_.sender())) {}
+
+  void start() {
+    boost::asio::post(strand_, [self = shared_from_this()] { self->begin(); });
+  }
+
+ private:
+  using Next = std::function<void(std::vector<Event>)>;
+
+  void begin() {
+    lobby_.connected(client_);
+    cmd_ = rewrite_subject(mail_.subject);
+    spdlog::info("mail from {}: {}", mail_.sender(),
+                 cmd_.kind == MailCommand::Kind::kError ? cmd_.error : cmd_.line);
+    switch (cmd_.kind) {
+      case MailCommand::Kind::kError:
+        return fail(cmd_.error);
+      case MailCommand::Kind::kSignup:
+        return signup();
+      case MailCommand::Kind::kChallenge:
+        return challenge();
+      case MailCommand::Kind::kCredentials:
+        return with_credentials();
+      case MailCommand::Kind::kPlain:
+        return plain();
+    }
+  }
+
+  // Runs one text command line as the mail's client; `next` gets its answers, on the strand.
+  void exec(const std::string& line, Next next) {
+    client_->take();
+    auto self = shared_from_this();
+    lobby_.handle(client_, line, [self, next = std::move(next)] {
+      boost::asio::post(self->strand_, [self, next] { next(self->client_->take()); });
+    });
+  }
+
+  void signup() {
+    std::string address = cmd_.address.empty() ? mail_.sender() : cmd_.address;
+    if (!valid_mail_address(address)) return fail("not a usable address: " + address.substr(0, 80));
+    exec(cmd_.line, [self = shared_from_this(), address](std::vector<Event> r) {
+      if (auto e = error_of(r); !e.empty()) return self->fail(e);
+      try {
+        self->lobby_.accounts().set_email(self->cmd_.user, address, [self, address](std::string e) {
+          boost::asio::post(self->strand_, [self, address, e] {
+            if (!e.empty()) return self->fail(e);
+            self->reply("Plateau Signup " + self->cmd_.user,
+                        "Welcome, " + self->cmd_.user +
+                            ". Your account is created; its mail goes to " + address + ".\n");
+          });
+        });
+      } catch (const std::exception& x) {
+        self->fail(x.what());
+      }
+    });
+  }
+
+  void challenge() {
+    std::string who;
+    for (const auto& name : lobby_.accounts().names_with_email(mail_.sender())) {
+      for (const auto& p : cmd_.players) {
+        if (to_lower(p) == to_lower(name) && who.empty()) who = name;
+      }
+    }
+    if (who.empty()) {
+      return fail(
+          "a challenge by mail must come from the registered address of one of its players; " +
+          mail_.sender() + " is not the address of any of them");
+    }
+    lobby_.act_as(client_, who);
+    exec(cmd_.line, [self = shared_from_this()](std::vector<Event> r) {
+      if (auto e = error_of(r); !e.empty()) return self->fail(e);
+      self->succeed();
+    });
+  }
+
+  void with_credentials() {
+    std::string line = cmd_.line;
+    const std::string comment = comment_line(mail_.body);
+    if (cmd_.chat) {
+      if (comment.empty()) return fail("chat: the mail's body is the comment, and it is empty");
+      line += " " + comment;
+    }
+    exec("login " + cmd_.user + " " + cmd_.password,
+         [self = shared_from_this(), line, comment](std::vector<Event> r) {
+           if (auto e = error_of(r); !e.empty()) return self->fail(e);
+           self->exec(line, [self, comment](std::vector<Event> r2) {
+             if (auto e = error_of(r2); !e.empty()) return self->fail(e);
+             if (!told_the_table(r2)) {
+               // Nobody else heard of it (a queued move or resignation): answer the sender.
+               std::string body;
+               for (const auto& e : r2) body += render_text(e);
+               return self->reply(self->board_title(), body);
+             }
+             if (!self->cmd_.takes_comment || comment.empty()) return self->succeed();
+             const std::string chat = (self->cmd_.game.empty() ? "" : self->cmd_.game + " ") +
+                                      "chat " + std::to_string(*self->cmd_.board) + " " + comment;
+             self->exec(chat, [self](std::vector<Event>) { self->succeed(); });
+           });
+         });
+  }
+
+  void plain() {
+    exec(cmd_.line, [self = shared_from_this()](std::vector<Event> r) {
+      if (auto e = error_of(r); !e.empty()) return self->fail(e);
+      std::string body;
+      for (const auto& e : r) body += render_text(e);
+      const std::string title = self->board_title();
+      self->reply(title.empty() ? "Plateau: " + self->mail_.subject.substr(0, 80) : title, body);
+    });
+  }
+
+  // "Phutball Board 101" when the command names a board that exists, else "".
+  std::string board_title() const {
+    if (!cmd_.board) return {};
+    for (const GameInfo* g : registered_games()) {
+      if (!cmd_.game.empty() && g->name != cmd_.game) continue;
+      if (lobby_.find_table(g->name, *cmd_.board))
+        return g->title + " Board " + std::to_string(*cmd_.board);
+    }
+    return {};
+  }
+
+  void fail(const std::string& why) {
+    if (temporary(why)) return finish({451, "4.3.0 " + why.substr(0, 200)});
+    const std::string title = board_title();
+    if (title.empty()) return error_mail(why, "Plateau Error", "");
+    const std::string game = title.substr(0, title.find(' '));
+    exec(to_lower(game) + " show " + std::to_string(*cmd_.board),
+         [self = shared_from_this(), why, title](std::vector<Event> r) {
+           std::string page;
+           for (const auto& e : r) page += e.page;
+           self->error_mail(why, title + " Error", page);
+         });
+  }
+
+  void error_mail(const std::string& why, const std::string& subject, const std::string& page) {
+    std::string original = sanitize_utf8(raw_.substr(0, kMaxQuotedBytes));
+    std::string body = "Error: " + why + "\n\n" + page + (page.empty() ? "" : "\n") +
+                       "Original message follows:\n\n" + original;
+    reply(subject, body);
+  }
+
+  // Mails `body` to the sender (durable before the LMTP answer).
+  void reply(const std::string& subject, const std::string& body) {
+    MailDraft d;
+    d.to = mail_.sender();
+    d.subject = subject;
+    d.body = body;
+    static std::atomic<std::uint64_t> n{0};
+    d.message_id = "reply." + std::to_string(TableServices::now_ms()) + "." + std::to_string(++n) +
+                   "@" + outbox_.settings().domain();
+    if (!mail_.message_id.empty()) {
+      d.in_reply_to = mail_.message_id;
+      d.references =
+          (mail_.references.empty() ? "" : mail_.references + " ") + "<" + mail_.message_id + ">";
+    }
+    outbox_.queue(std::move(d), [self = shared_from_this()](std::string e) {
+      boost::asio::post(self->strand_, [self, e] {
+        self->finish(e.empty() ? LmtpReply{250, "2.0.0 answered"} : LmtpReply{451, "4.3.0 " + e});
+      });
+    });
+  }
+
+  void succeed() { finish({250, "2.0.0 done"}); }
+
+  void finish(LmtpReply reply) {
+    if (!client_->token_selector.empty()) lobby_.revoke_token(client_->token_selector);
+    client_->token_selector.clear();
+    lobby_.disconnected(client_);
+    auto done = std::move(done_);
+    if (done) done(std::move(reply));
+  }
+
+  boost::asio::strand<boost::asio::io_context::executor_type> strand_;
+  Lobby& lobby_;
+  MailOutbox& outbox_;
+  std::string raw_;
+  InboundMail mail_;
+  std::function<void(LmtpReply)> done_;
+  std::shared_ptr<MailClient> client_;
+  MailCommand cmd_;
+};
+
+}  // namespace
+
+MailIntake::MailIntake(boost::asio::io_context& io, Lobby& lobby, MailOutbox& outbox)
+    : io_(io), lobby_(lobby), outbox_(outbox) {}
+
+void MailIntake::deliver(std::string message, std::string envelope_from,
+                         std::function<void(LmtpReply)> done) {
+  std::optional<InboundMail> mail;
+  try {
+    mail = parse_mail(message, envelope_from, true);
+  } catch (const std::exception& e) {
+    spdlog::warn("mail: cannot parse a message: {}", e.what());
+  }
+  if (!mail) return done({554, "5.6.0 not a message"});
+  if (mail->automatic) {
+    spdlog::info("mail from {}: dropped ({})", mail->sender(), mail->automatic_reason);
+    return done({250, "2.0.0 dropped: " + mail->automatic_reason});
+  }
+  if (mail->sender().empty()) {
+    spdlog::info("mail: dropped (no usable sender address)");
+    return done({250, "2.0.0 dropped: no sender address to answer"});
+  }
+  std::make_shared<Run>(io_, lobby_, outbox_, std::move(message), std::move(*mail), std::move(done))
+      ->start();
+}
+
+}  // namespace plateau::server

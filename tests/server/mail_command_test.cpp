@@ -1,0 +1,169 @@
+// The mail session's Subject rewriting (mail_session.h) and the outbox's messages
+// (mail_outbox.h), with exact values.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "server/accounts.h"
+#include "server/event.h"
+#include "server/mail_outbox.h"
+#include "server/mail_session.h"
+
+namespace plateau::server {
+namespace {
+
+using Kind = MailCommand::Kind;
+
+TEST(MailCommand, MoveWithCredentialsBecomesTheTextLine) {
+  MailCommand c = rewrite_subject("phutball move 101 alice secret123 H11#3");
+  EXPECT_EQ(c.kind, Kind::kCredentials);
+  EXPECT_EQ(c.user, "alice");
+  EXPECT_EQ(c.password, "secret123");
+  EXPECT_EQ(c.line, "phutball move 101 H11#3");
+  EXPECT_EQ(c.game, "phutball");
+  EXPECT_EQ(c.board, 101);
+  EXPECT_TRUE(c.takes_comment);
+  EXPECT_FALSE(c.chat);
+}
+
+TEST(MailCommand, AliasesAndTheGameWordLeftOut) {
+  EXPECT_EQ(rewrite_subject("phutball mvoe 101 bob pw-bob-123 J12").line, "phutball mvoe 101 J12");
+  EXPECT_EQ(rewrite_subject("qmove 102 bob pw H12-H10#4").line, "qmove 102 H12-H10#4");
+  EXPECT_EQ(rewrite_subject("Phutball Board 101 bob pw H1").line, "phutball Board 101 H1");
+  MailCommand r = rewrite_subject("phutball resign 101 alice secret123");
+  EXPECT_EQ(r.kind, Kind::kCredentials);
+  EXPECT_EQ(r.line, "phutball resign 101");
+  MailCommand m = rewrite_subject("phutball move 101 alice secret123 propose");
+  EXPECT_EQ(m.line, "phutball move 101 propose");
+}
+
+TEST(MailCommand, ChatTakesTheBody) {
+  MailCommand c = rewrite_subject("phutball chat 101 alice secret123");
+  EXPECT_EQ(c.kind, Kind::kCredentials);
+  EXPECT_TRUE(c.chat);
+  EXPECT_FALSE(c.takes_comment);
+  EXPECT_EQ(c.line, "phutball chat 101");
+}
+
+TEST(MailCommand, SignupChallengeAndPlainCommands) {
+  MailCommand s = rewrite_subject("signup alice secret123 alice@example.org");
+  EXPECT_EQ(s.kind, Kind::kSignup);
+  EXPECT_EQ(s.line, "register alice secret123");
+  EXPECT_EQ(s.address, "alice@example.org");
+  EXPECT_EQ(rewrite_subject("signup alice secret123").address, "");
+  MailCommand ch = rewrite_subject("phutball chall -handicap=2 alice bob");
+  EXPECT_EQ(ch.kind, Kind::kChallenge);
+  EXPECT_EQ(ch.players, (std::vector<std::string>{"alice", "bob"}));
+  EXPECT_EQ(ch.line, "phutball chall -handicap=2 alice bob");
+  MailCommand show = rewrite_subject("phutball show 101#4");
+  EXPECT_EQ(show.kind, Kind::kPlain);
+  EXPECT_EQ(show.board, 101);
+  EXPECT_EQ(show.line, "phutball show 101#4");
+  EXPECT_EQ(rewrite_subject("  help  ").line, "help");
+}
+
+TEST(MailCommand, Errors) {
+  EXPECT_EQ(rewrite_subject("").kind, Kind::kError);
+  EXPECT_EQ(rewrite_subject("   ").error.substr(0, 20), "the Subject is empty");
+  EXPECT_EQ(rewrite_subject("phutball move 101 alice").error,
+            "usage: phutball move BOARD USERID PASSWORD MOVE[#n]");
+  EXPECT_EQ(rewrite_subject("resign x alice pw").error, "usage: resign BOARD USERID PASSWORD");
+  EXPECT_EQ(rewrite_subject("signup alice").error, "usage: signup USERID PASSWORD [ADDRESS]");
+  EXPECT_EQ(rewrite_subject(std::string(5000, 'x')).error,
+            "the Subject is too long: at most 4096 bytes");
+}
+
+TEST(MailCommand, CommentLine) {
+  EXPECT_EQ(comment_line("Good luck!\n\n  Second line \n"), "Good luck! / Second line");
+  EXPECT_EQ(comment_line("\n \n"), "");
+  EXPECT_EQ(comment_line(std::string(3000, 'a')).size(), 1000u);
+}
+
+TEST(MailOutbox, ComposeMail) {
+  MailDraft d{"bob@example.org",
+              "Phutball Board 101 bob",
+              "line 1\nline 2\n",
+              "phutball.101.3.7@plateau.test",
+              "phutball.101.7@plateau.test",
+              "<phutball.101.7@plateau.test>"};
+  EXPECT_EQ(compose_mail(d, "plateau@plateau.test", 1796212800000),
+            "From: Plateau <plateau@plateau.test>\r\n"
+            "To: <bob@example.org>\r\n"
+            "Subject: Phutball Board 101 bob\r\n"
+            "Date: Wed, 02 Dec 2026 12:00:00 +0000\r\n"
+            "Message-ID: <phutball.101.3.7@plateau.test>\r\n"
+            "In-Reply-To: <phutball.101.7@plateau.test>\r\n"
+            "References: <phutball.101.7@plateau.test>\r\n"
+            "Auto-Submitted: auto-replied\r\n"
+            "MIME-Version: 1.0\r\n"
+            "Content-Type: text/plain; charset=utf-8\r\n"
+            "Content-Transfer-Encoding: 8bit\r\n"
+            "\r\n"
+            "line 1\r\nline 2\r\n");
+  d.subject = "evil\r\nBcc: x@y.z";
+  d.body = std::string(2000, 'q');
+  const std::string m = compose_mail(d, "plateau@plateau.test", 0);
+  EXPECT_NE(m.find("Subject: evil  Bcc: x@y.z\r\n"), std::string::npos);
+  EXPECT_NE(m.find("\r\n\r\n" + std::string(998, 'q') + "\r\n" + std::string(998, 'q') + "\r\n" +
+                   std::string(4, 'q')),
+            std::string::npos);
+}
+
+// The renderer: one row per player with an address, in the action's own batch.
+TEST(MailOutbox, TableEventsBecomeOutboxRowsInTheSameBatch) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("plateau-mail-outbox-test-" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  {
+    store::Store store(dir / "plateau.db");
+    store.load();
+    boost::asio::thread_pool hashing(1);
+    Accounts accounts(store, hashing, LobbyLimits{});
+    accounts.restore({{"alice", "h", 0, -1, "alice@example.org"}, {"bob", "h", 0, -1, ""}});
+    std::vector<std::string> sent;
+    MailOutbox outbox(accounts, store, {"smtp://127.0.0.1:1", "plateau@plateau.test"},
+                      [&](const MailSettings&, const std::string& to, const std::string&) {
+                        sent.push_back(to);
+                        return std::string();
+                      });
+    TableNotice n;
+    n.table_id = 7;
+    n.game = "phutball";
+    n.board = 101;
+    n.title = "Phutball Board 101";
+    n.players = {"alice", "bob"};
+    n.next_user = "bob";
+    n.page = [] { return std::string("PAGE\n"); };
+    Event move{"move", {{"text", "x"}}, "Summary page\n", 3};
+    store::Batch batch;
+    auto step = outbox.on_table_events(n, {&move}, batch);
+    ASSERT_TRUE(step);
+    ASSERT_EQ(batch.size(), 1u);
+    const auto& row = std::get<store::AddMail>(batch.ops()[0]).row;
+    EXPECT_EQ(row.key, "phutball.101.7.3 alice");
+    EXPECT_EQ(row.recipient, "alice@example.org");
+    EXPECT_NE(row.message.find("\r\nSubject: Phutball Board 101 bob\r\n"), std::string::npos);
+    EXPECT_NE(row.message.find("\r\nMessage-ID: <phutball.101.3.7@plateau.test>\r\n"),
+              std::string::npos);
+    EXPECT_NE(row.message.find("\r\nIn-Reply-To: <phutball.101.7@plateau.test>\r\n"),
+              std::string::npos);
+    EXPECT_EQ(row.message.substr(row.message.size() - 18), "\r\n\r\nSummary page\r\n");
+    Event chat{"chat", {{"text", "x"}}, "", 4};
+    store::Batch batch2;
+    outbox.on_table_events(n, {&chat}, batch2);
+    const auto& row2 = std::get<store::AddMail>(batch2.ops()[0]).row;
+    EXPECT_NE(row2.message.find("\r\nSubject: Phutball Board 101 bob **\r\n"), std::string::npos);
+    EXPECT_EQ(row2.message.substr(row2.message.size() - 8), "\r\nPAGE\r\n");
+    Event seat{"table", {{"text", "x"}}, "", 5};
+    store::Batch batch3;
+    EXPECT_FALSE(outbox.on_table_events(n, {&seat}, batch3));
+    EXPECT_TRUE(batch3.empty());
+    hashing.join();
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace plateau::server
