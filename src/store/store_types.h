@@ -16,7 +16,7 @@ struct AccountRow {
   // most N open boards started by others.
   int challenge_limit = -1;
   // Where the account's mail goes (play by e-mail, issue 15); "" for none.
-  std::string email;
+  std::string email{};
   bool operator==(const AccountRow&) const = default;
 };
 
