@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """Attacks on `plateau serve --lmtp-port` and `plateau mail-in` (the attack review of issue 15,
 /tmp/review/REPORT.md items 1, 4, 10 and 13, and a DATA slowloris), each on a real server:
-- a client that pipelines megabytes of commands and never reads: the server's memory stays
-  bounded and the connection is closed after --lmtp-idle-timeout;
+- a client that pipelines megabytes of commands and never reads: the server grows by less
+  than 64 MiB (1.7 GB before the fix) and closes it after --lmtp-idle-timeout;
 - a DATA transaction trickled a byte at a time: 421 and closed after --lmtp-data-timeout;
 - by default the LMTP port listens on 127.0.0.1 only, even with --bind 0.0.0.0;
 - `mail-in --lmtp nocolon` exits 78 (EX_CONFIG), not 65;
@@ -71,7 +71,7 @@ def test_pipelining_without_reading():
         assert error is not None and not isinstance(error, socket.timeout), error
         assert sent < 32 << 20, sent
         assert took < 20, took
-        assert after < 200 * 1024, after
+        assert after - before < 64 * 1024, (before, after)  # growth: asan starts at ~220 MB
         s.close()
         # The slot is free and the server answers a normal session.
         assert mail_in(lmtp, "alice@example.org", "signup alice pw-alice-1") == 0
