@@ -3,7 +3,8 @@
 // docs/MAIL.md). Exit status as sysexits.h, which those programs understand: 0 delivered (or
 // dropped by the server as mail from a program), 75 (EX_TEMPFAIL) the server cannot be reached
 // or answered 4xx (try again later), 65 (EX_DATAERR) the input is not a message or the server
-// refused it for good (5xx).
+// refused it for good (5xx), 78 (EX_CONFIG) a bad --lmtp (a configuration mistake must not
+// bounce every mail for good, as 65 would make fetchmail or procmail do).
 #include <cstdlib>
 #include <iostream>
 #include <iterator>
@@ -19,6 +20,7 @@ namespace {
 constexpr int kExOk = 0;
 constexpr int kExDataErr = 65;
 constexpr int kExTempFail = 75;
+constexpr int kExConfig = 78;
 
 // The reply of an SMTP/LMTP server (the last line of a multi-line one): its code, or 0.
 int read_reply(std::iostream& s, std::string& text) {
@@ -32,15 +34,15 @@ int read_reply(std::iostream& s, std::string& text) {
 }
 
 int mail_in(const std::string& target) {
+  const auto colon = target.rfind(':');
+  if (colon == std::string::npos || colon == 0 || colon + 1 == target.size()) {
+    std::cerr << "plateau mail-in: bad --lmtp \"" << target << "\": it takes HOST:PORT\n";
+    return kExConfig;
+  }
   std::string raw((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
   auto mail = server::parse_mail(raw);
   if (!mail) {
     std::cerr << "plateau mail-in: standard input is not a mail message\n";
-    return kExDataErr;
-  }
-  const auto colon = target.rfind(':');
-  if (colon == std::string::npos) {
-    std::cerr << "plateau mail-in: --lmtp takes HOST:PORT\n";
     return kExDataErr;
   }
   boost::asio::ip::tcp::iostream s;
@@ -86,7 +88,7 @@ int mail_in(const std::string& target) {
 void add_mail_in_command(CLI::App& app) {
   auto target = std::make_shared<std::string>("127.0.0.1:8024");
   auto* cmd = app.add_subcommand(
-      "mail-in", "Hand the mail on standard input to `plateau serve --lmtp-port` (exit 0, 65, 75)");
+      "mail-in", "Hand the mail on standard input to `plateau serve --lmtp-port` (exit 0, 65, 75, 78)");
   cmd->add_option("--lmtp", *target, "HOST:PORT of the server's LMTP listener")
       ->capture_default_str();
   cmd->callback([target] {

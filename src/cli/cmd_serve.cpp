@@ -26,6 +26,8 @@ struct ServeOptions {
   double login_backoff_max = 900.0;
   int token_ttl = 30 * 86400;  // seconds
   int guest_token_ttl = 7200;
+  int lmtp_idle_timeout = 300;
+  int lmtp_data_timeout = 600;
 };
 
 }  // namespace
@@ -158,6 +160,18 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--lmtp-port", opt->mail.lmtp_port,
                   "LMTP port for incoming mail (play by e-mail, docs/MAIL.md; 0 = off)")
       ->capture_default_str();
+  cmd->add_option("--lmtp-bind", opt->mail.lmtp_bind,
+                  "Address of the LMTP listener (the local MTA's; not --bind: LMTP skips the "
+                  "MTA's sender checks)")
+      ->capture_default_str();
+  cmd->add_option("--lmtp-idle-timeout", opt->lmtp_idle_timeout,
+                  "Seconds an LMTP connection may stay silent (or not read its answers)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 86400));
+  cmd->add_option("--lmtp-data-timeout", opt->lmtp_data_timeout,
+                  "Seconds an LMTP DATA transaction may take in all")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 86400));
   cmd->add_option("--smtp", opt->mail.smtp_url,
                   "SMTP server for outgoing mail: smtp://HOST[:PORT] or smtps://HOST[:PORT]");
   cmd->add_option("--mail-from", opt->mail.mail_from,
@@ -185,6 +199,8 @@ void add_serve_command(CLI::App& app) {
         std::max(ms(opt->login_backoff_max), ms(opt->login_backoff_base));
     opt->server.lobby_limits.token_ttl = std::chrono::seconds(opt->token_ttl);
     opt->server.lobby_limits.guest_token_ttl = std::chrono::seconds(opt->guest_token_ttl);
+    opt->mail.lmtp.idle_timeout = std::chrono::seconds(opt->lmtp_idle_timeout);
+    opt->mail.lmtp.data_timeout = std::chrono::seconds(opt->lmtp_data_timeout);
     opt->server.limits.burst = std::max(40.0, opt->rate * 2);
     opt->server.extra_listeners.clear();
     if (opt->biloba.port != 0) {

@@ -13,6 +13,9 @@ namespace {
 
 using boost::asio::ip::tcp;
 
+// Answers queued before process() stops handling pipelined lines until they are sent.
+constexpr std::size_t kMaxQueuedBytes = 16 * 1024;
+
 // "MAIL FROM:<a@b> SIZE=12" -> "a@b"; nullopt when the form is wrong.
 std::optional<std::string> path_argument(std::string_view rest) {
   rest = trim(rest);
@@ -46,6 +49,7 @@ class LmtpSession : public std::enable_shared_from_this<LmtpSession> {
       : socket_(std::move(socket)),
         slot_(std::move(slot)),
         timer_(socket_.get_executor()),
+        data_timer_(socket_.get_executor()),
         limits_(limits),
         host_(host),
         deliver_(deliver) {}
@@ -58,21 +62,30 @@ class LmtpSession : public std::enable_shared_from_this<LmtpSession> {
  private:
   enum class Phase { kGreeted, kReady, kMail, kData, kClosed };
 
+  // Armed by every read and every write that starts: a peer silent (or not reading) that long
+  // is closed. The 421 goes out only when nothing else waits to be sent; behind a stuck write
+  // it would never leave, so the socket is closed at once (review item 1).
   void arm_idle() {
     timer_.expires_after(limits_.idle_timeout);
     timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
-      if (ec || self->phase_ == Phase::kClosed) return;
-      self->write("421 4.4.2 " + self->host_ + " idle for too long; closing\r\n");
+      if (ec || self->closed_ || self->busy_) return;
+      if (!self->out_.empty()) return self->close();
+      self->phase_ = Phase::kClosed;  // no more commands; write() re-arms for the 421 itself
       self->close_after_write_ = true;
+      self->write("421 4.4.2 " + self->host_ + " idle for too long; closing\r\n");
     });
   }
 
+  // Reads only when every answer has been sent: a client that pipelines and never reads stops
+  // being read once its socket buffers are full, instead of growing out_ without bound.
   void read() {
-    if (phase_ == Phase::kClosed || busy_) return;
+    if (phase_ == Phase::kClosed || busy_ || reading_ || !out_.empty()) return;
+    reading_ = true;
     arm_idle();
     socket_.async_read_some(
         boost::asio::buffer(buf_),
         [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
+          self->reading_ = false;
           if (ec) return self->close();
           self->in_.append(self->buf_, n);
           self->process();
@@ -80,8 +93,10 @@ class LmtpSession : public std::enable_shared_from_this<LmtpSession> {
   }
 
   // Handles every complete line in in_ (pipelining), then reads more unless a delivery runs.
+  // Stops early when the queued answers pass kMaxQueuedBytes; the rest of in_ is handled once
+  // they are sent (write_next).
   void process() {
-    while (!busy_ && phase_ != Phase::kClosed) {
+    while (!busy_ && phase_ != Phase::kClosed && out_bytes_ < kMaxQueuedBytes) {
       const auto nl = in_.find('\n');
       if (nl == std::string::npos) {
         if (phase_ == Phase::kData) {
@@ -156,6 +171,7 @@ class LmtpSession : public std::enable_shared_from_this<LmtpSession> {
       phase_ = Phase::kData;
       message_.clear();
       too_big_ = false;
+      arm_data();
       write("354 end with <CRLF>.<CRLF>\r\n");
     } else {
       write("500 5.5.1 unknown command\r\n");
@@ -176,7 +192,23 @@ class LmtpSession : public std::enable_shared_from_this<LmtpSession> {
     message_ += "\r\n";
   }
 
+  // A DATA transaction has data_timeout in all: trickling a byte now and then keeps the idle
+  // timer quiet but not this one.
+  void arm_data() {
+    data_timer_.expires_after(limits_.data_timeout);
+    data_timer_.async_wait([self = shared_from_this()](boost::system::error_code ec) {
+      if (ec || self->closed_ || self->phase_ != Phase::kData) return;
+      self->phase_ = Phase::kClosed;
+      self->message_.clear();
+      self->in_.clear();
+      self->close_after_write_ = true;
+      if (!self->out_.empty()) return self->close();
+      self->write("421 4.4.2 " + self->host_ + " DATA took too long; closing\r\n");
+    });
+  }
+
   void end_of_data() {
+    data_timer_.cancel();
     const std::size_t n = recipients_;
     phase_ = Phase::kReady;
     if (too_big_) {
@@ -220,18 +252,25 @@ class LmtpSession : public std::enable_shared_from_this<LmtpSession> {
 
   void write(std::string text) {
     if (closed_) return;
+    out_bytes_ += text.size();
     out_.push_back(std::move(text));
-    if (out_.size() == 1) write_next();
+    if (out_.size() == 1) {
+      if (!busy_) arm_idle();
+      write_next();
+    }
   }
 
   void write_next() {
     boost::asio::async_write(
         socket_, boost::asio::buffer(out_.front()),
         [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+          if (self->closed_) return;
+          self->out_bytes_ -= self->out_.front().size();
           self->out_.pop_front();
           if (ec) return self->close();
           if (!self->out_.empty()) return self->write_next();
-          if (self->close_after_write_) self->close();
+          if (self->close_after_write_) return self->close();
+          self->process();  // the lines left in in_, then the next read
         });
   }
 
@@ -240,6 +279,8 @@ class LmtpSession : public std::enable_shared_from_this<LmtpSession> {
     closed_ = true;
     phase_ = Phase::kClosed;
     timer_.cancel();
+    data_timer_.cancel();
+    in_.clear();  // out_ stays: a pending async_write may still point into it
     boost::system::error_code ignored;
     socket_.shutdown(tcp::socket::shutdown_both, ignored);
     socket_.close(ignored);
@@ -248,12 +289,14 @@ class LmtpSession : public std::enable_shared_from_this<LmtpSession> {
   tcp::socket socket_;
   ConnectionLimit::Slot slot_;
   boost::asio::steady_timer timer_;
+  boost::asio::steady_timer data_timer_;
   const LmtpLimits limits_;
   const std::string host_;
   const LmtpDeliver deliver_;
   char buf_[8192];
   std::string in_;
   std::deque<std::string> out_;
+  std::size_t out_bytes_ = 0;  // the bytes in out_
   Phase phase_ = Phase::kGreeted;
   std::string envelope_from_;
   std::size_t recipients_ = 0;
@@ -262,6 +305,7 @@ class LmtpSession : public std::enable_shared_from_this<LmtpSession> {
   bool busy_ = false;
   bool close_after_write_ = false;
   bool closed_ = false;
+  bool reading_ = false;  // an async_read_some is pending
 };
 
 }  // namespace

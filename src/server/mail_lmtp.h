@@ -8,8 +8,12 @@
 //
 // Bounds (every byte is untrusted): a message over LmtpLimits::max_message_bytes is read to its
 // end and refused with `552`; a command line over max_line_bytes with `500`; more than
-// max_recipients RCPT TO with `452`; a silent connection is closed after idle_timeout; the
+// max_recipients RCPT TO with `452`; a silent connection is closed after idle_timeout; a DATA
+// transaction still open after data_timeout (bytes trickled in) gets `421` and is closed; the
 // connection counts against the server's ConnectionLimit like every other port.
+// A client that pipelines without reading its answers is not read any further while answers
+// wait to be sent (at most one read's worth of answers is ever queued), and a write stuck for
+// idle_timeout closes the socket.
 #include <chrono>
 #include <cstddef>
 #include <functional>
@@ -27,6 +31,7 @@ struct LmtpLimits {
   std::size_t max_line_bytes = 1000;       // a command line, CRLF included (RFC 5321 §4.5.3.1.6)
   std::size_t max_recipients = 20;         // RCPT TO per transaction
   std::chrono::seconds idle_timeout{300};  // between two reads (RFC 5321 §4.5.3.2: 5 min)
+  std::chrono::seconds data_timeout{600};  // from DATA's 354 to the final "."
 };
 
 // The outcome of one message: an SMTP reply code (250, 451, 452, 550, 554, ...) and its text.

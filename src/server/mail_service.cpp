@@ -28,7 +28,7 @@ class MailService : public ExtraListener {
       try {
         listener_ = std::make_shared<LmtpListener>(
             ctx.io,
-            boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address(ctx.options.bind),
+            boost::asio::ip::tcp::endpoint(boost::asio::ip::make_address(options.lmtp_bind),
                                            options.lmtp_port),
             ctx.connections, options.lmtp, outbox_.settings().domain(),
             [intake = intake_](std::string message, std::string from,

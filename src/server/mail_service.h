@@ -14,6 +14,9 @@ namespace plateau::server {
 
 struct MailOptions {
   std::uint16_t lmtp_port = 0;  // 0: no LMTP listener
+  // The LMTP listener's address: loopback, for the local MTA (anyone who can reach the port can
+  // deliver without the MTA's SPF/DMARC checks, and a challenge is authorised by From: alone).
+  std::string lmtp_bind = "127.0.0.1";
   std::string smtp_url;         // "": mail is stored in the outbox, not sent
   std::string mail_from;        // required when either of the above is set
   LmtpLimits lmtp;

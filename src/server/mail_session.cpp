@@ -165,23 +165,38 @@ class Run : public std::enable_shared_from_this<Run> {
       if (comment.empty()) return fail("chat: the mail's body is the comment, and it is empty");
       line += " " + comment;
     }
-    exec("login " + cmd_.user + " " + cmd_.password,
-         [self = shared_from_this(), line, comment](std::vector<Event> r) {
-           if (auto e = error_of(r); !e.empty()) return self->fail(e);
-           self->exec(line, [self, comment](std::vector<Event> r2) {
-             if (auto e = error_of(r2); !e.empty()) return self->fail(e);
-             if (!told_the_table(r2)) {
-               // Nobody else heard of it (a queued move or resignation): answer the sender.
-               std::string body;
-               for (const auto& e : r2) body += render_text(e);
-               return self->reply(self->board_title(), body);
-             }
-             if (!self->cmd_.takes_comment || comment.empty()) return self->succeed();
-             const std::string chat = (self->cmd_.game.empty() ? "" : self->cmd_.game + " ") +
-                                      "chat " + std::to_string(*self->cmd_.board) + " " + comment;
-             self->exec(chat, [self](std::vector<Event>) { self->succeed(); });
-           });
-         });
+    // The password is checked by Accounts::login itself, not by the `login` command: that
+    // command issues a resume token, which would push one of the user's real tokens out
+    // (max_tokens_per_user) for a connection that never uses it.
+    auto self = shared_from_this();
+    auto logged_in = [self, line, comment](std::string user, std::string error) {
+      boost::asio::post(self->strand_, [self, line, comment, user, error] {
+        if (!error.empty()) return self->fail(error);
+        self->lobby_.act_as(self->client_, user);
+        self->after_login(line, comment);
+      });
+    };
+    try {
+      lobby_.accounts().login(cmd_.user, cmd_.password, client_->address(), logged_in);
+    } catch (const std::exception& e) {
+      fail(e.what());
+    }
+  }
+
+  void after_login(const std::string& line, const std::string& comment) {
+    exec(line, [self = shared_from_this(), comment](std::vector<Event> r2) {
+      if (auto e = error_of(r2); !e.empty()) return self->fail(e);
+      if (!told_the_table(r2)) {
+        // Nobody else heard of it (a queued move or resignation): answer the sender.
+        std::string body;
+        for (const auto& e : r2) body += render_text(e);
+        return self->reply(self->board_title(), body);
+      }
+      if (!self->cmd_.takes_comment || comment.empty()) return self->succeed();
+      const std::string chat = (self->cmd_.game.empty() ? "" : self->cmd_.game + " ") + "chat " +
+                               std::to_string(*self->cmd_.board) + " " + comment;
+      self->exec(chat, [self](std::vector<Event>) { self->succeed(); });
+    });
   }
 
   void plain() {
