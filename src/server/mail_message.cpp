@@ -230,4 +230,39 @@ std::optional<InboundMail> parse_mail(std::string_view raw, std::string_view env
   return m;
 }
 
+std::string reply_references(std::string_view references, std::string_view message_id) {
+  auto valid = [](std::string_view id) {  // <...@...>, printable ASCII, no spaces or brackets
+    if (id.size() < 5 || id.size() > 250 || id.front() != '<' || id.back() != '>') return false;
+    const std::string_view inner = id.substr(1, id.size() - 2);
+    const auto at = inner.find('@');
+    if (at == 0 || at == std::string_view::npos || at + 1 == inner.size()) return false;
+    for (char c : inner) {
+      const auto u = static_cast<unsigned char>(c);
+      if (u <= 0x20 || u >= 0x7f || c == '<' || c == '>') return false;
+    }
+    return true;
+  };
+  std::vector<std::string> ids;
+  for (std::size_t at = references.find('<'); at != std::string_view::npos;
+       at = references.find('<', at + 1)) {
+    const auto end = references.find('>', at);
+    if (end == std::string_view::npos) break;
+    const std::string_view id = references.substr(at, end - at + 1);
+    if (valid(id)) ids.emplace_back(id);
+  }
+  std::string own(1, '<');
+  own.append(message_id);
+  own += '>';
+  std::vector<std::string> kept;
+  if (!ids.empty()) kept.push_back(ids.front());
+  const std::size_t tail = kMaxReplyReferences - 2;  // room for the root and the mail's own id
+  for (std::size_t i = std::max<std::size_t>(1, ids.size() > tail ? ids.size() - tail : 1);
+       i < ids.size(); ++i) {
+    kept.push_back(ids[i]);
+  }
+  std::string out;
+  for (const auto& id : kept) out += id + " ";
+  return valid(own) ? out + own : (out.empty() ? out : out.substr(0, out.size() - 1));
+}
+
 }  // namespace plateau::server

@@ -48,6 +48,14 @@ std::string strip_quotes_and_signature(std::string_view text);
 // SMTP command.
 bool valid_mail_address(std::string_view address);
 
+// The References of a reply to a mail with `references` (its header, raw) and `message_id`
+// (without brackets): the first id of the thread (its root), the last ids before the mail's own,
+// and `<message_id>`, at most kMaxReplyReferences ids in all, space-separated. Ids that are not
+// `<local@domain>` of printable ASCII of at most 250 bytes are left out (review item 7: an echoed
+// References must not become a line SMTP refuses).
+inline constexpr std::size_t kMaxReplyReferences = 5;
+std::string reply_references(std::string_view references, std::string_view message_id);
+
 // `text` with every byte sequence that is not well-formed UTF-8 replaced by U+FFFD.
 std::string sanitize_utf8(std::string_view text);
 

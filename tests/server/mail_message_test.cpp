@@ -106,5 +106,16 @@ TEST(MailMessage, SanitizeAndStrip) {
   EXPECT_EQ(strip_quotes_and_signature("-- \nonly a signature\n"), "");
 }
 
+// Review item 7: the root, the last ids and the mail's own; bad or long ids left out.
+TEST(MailMessage, ReplyReferencesAreBounded) {
+  EXPECT_EQ(reply_references("", "m@x"), "<m@x>");
+  EXPECT_EQ(reply_references("<r@x> <1@x> <2@x> <3@x> <4@x> <5@x>", "m@x"),
+            "<r@x> <3@x> <4@x> <5@x> <m@x>");
+  EXPECT_EQ(reply_references("<r@x> <no-at> <a b@x> <" + std::string(300, 'l') + "@x> <2@x>",
+                             "m@x"),
+            "<r@x> <2@x> <m@x>");
+  EXPECT_EQ(reply_references("<r@x>", "bad id"), "<r@x>");
+}
+
 }  // namespace
 }  // namespace plateau::server
