@@ -203,7 +203,11 @@ std::optional<InboundMail> parse_mail(std::string_view raw, std::string_view env
     const std::string i = one_line(id);
     if (plain_address(i)) m.message_id = i;  // id-left "@" id-right, printable: safe to echo
   }
-  m.references = cut_utf8(one_line(sanitize_utf8(header(object, "References"))), 2000);
+  // The root (first id) and the latest ids (last) are what a reply keeps: a long References
+  // keeps its first 300 and last 1,700 bytes (an id cut in two is then dropped as malformed).
+  std::string refs = one_line(header(object, "References"));
+  if (refs.size() > 2000) refs = refs.substr(0, 300) + " " + refs.substr(refs.size() - 1700);
+  m.references = sanitize_utf8(refs);
 
   int parts = 0;
   std::string text;

@@ -22,7 +22,7 @@ struct InboundMail {
   std::string return_path;   // the Return-Path (or envelope sender) address; "" when absent
   bool null_sender = false;  // Return-Path or envelope sender `<>` (a bounce)
   std::string message_id;    // Message-ID without angle brackets, or ""
-  std::string references;    // the References header (raw, unfolded), or ""
+  std::string references;    // the References (unfolded; over 2,000 bytes: first 300, last 1,700)
   std::string body;          // text/plain body: quoted (`>`) lines and the `-- ` signature dropped
   // Set for mail sent by a program: Auto-Submitted other than `no`, Precedence bulk/junk/list,
   // a List-Id, or a null sender. `automatic_reason` names which.

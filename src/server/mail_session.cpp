@@ -222,14 +222,15 @@ class Run : public std::enable_shared_from_this<Run> {
   // The original is quoted (at most kMaxQuotedBytes) only to the address of an account: to
   // anyone else the mail says only the reason, so that it carries no text of a forger's.
   void error_mail(const std::string& why, const std::string& subject, const std::string& page) {
-    std::string body = "Error: " + why + "\n\n" + page;
+    std::string body = "Error: " + why + "\n" + (page.empty() ? "" : "\n" + page);
     if (!lobby_.accounts().names_with_email(mail_.return_path).empty()) {
+      body += "\n";
       std::string original = sanitize_utf8(raw_.substr(0, kMaxQuotedBytes));
       if (raw_.size() > kMaxQuotedBytes) {
         original += "\n[... " + std::to_string(raw_.size() - kMaxQuotedBytes) +
                     " bytes not quoted]\n";
       }
-      body += (page.empty() ? "" : "\n") + std::string("Original message follows:\n\n") + original;
+      body += "Original message follows:\n\n" + original;
     }
     reply(subject, body);
   }
