@@ -269,4 +269,20 @@ std::string reply_references(std::string_view references, std::string_view messa
   return valid(own) ? out + own : (out.empty() ? out : out.substr(0, out.size() - 1));
 }
 
+std::string signup_address_problem(std::string_view address, std::string_view own) {
+  if (!valid_mail_address(address)) return "not a plain address (local@domain)";
+  const auto at = address.rfind('@');
+  const std::string local(address.substr(0, at));
+  const std::string domain = to_lower(address.substr(at + 1));
+  if (local.front() == '-' || local.front() == '|') return "the address starts with - or |";
+  if (local.find_first_of("%!") != std::string::npos) return "the address holds % or !";
+  if (domain.find('.') == std::string::npos || domain.front() == '.' || domain.back() == '.' ||
+      domain.find("..") != std::string::npos || domain.front() == '[') {
+    return "the domain must be a full domain name (example.org)";
+  }
+  if (domain == "localhost" || domain.ends_with(".localhost")) return "a local address";
+  if (to_lower(address) == to_lower(own)) return "the server's own address";
+  return {};
+}
+
 }  // namespace plateau::server

@@ -56,6 +56,13 @@ bool valid_mail_address(std::string_view address);
 inline constexpr std::size_t kMaxReplyReferences = 5;
 std::string reply_references(std::string_view references, std::string_view message_id);
 
+// Why `address` cannot be an account's address, or "" when it can (review item 12): it must be
+// valid_mail_address(), its domain must have a dot and not be `localhost` (or end with
+// `.localhost`) or an address literal, its local part must not start with `-` or `|` (options
+// and pipes to a badly written MTA) nor hold `%` or `!` (source routing through a relay), and it
+// must not be `own` (the server's --mail-from, compared without case: a loop).
+std::string signup_address_problem(std::string_view address, std::string_view own);
+
 // `text` with every byte sequence that is not well-formed UTF-8 replaced by U+FFFD.
 std::string sanitize_utf8(std::string_view text);
 

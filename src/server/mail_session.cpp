@@ -122,7 +122,8 @@ class Run : public std::enable_shared_from_this<Run> {
 
   void signup() {
     std::string address = cmd_.address.empty() ? mail_.sender() : cmd_.address;
-    if (!valid_mail_address(address)) return fail("not a usable address: " + address.substr(0, 80));
+    if (auto why = signup_address_problem(address, outbox_.settings().from); !why.empty())
+      return fail("not a usable address: " + address.substr(0, 80) + " (" + why + ")");
     exec(cmd_.line, [self = shared_from_this(), address](std::vector<Event> r) {
       if (auto e = error_of(r); !e.empty()) return self->fail(e);
       try {

@@ -119,7 +119,7 @@ def test_no_smtp_keeps_no_outbox_rows():
             assert mail_in(lmtp, "mallory@example.org", f"nonsense {i}", "x" * 10000) == 0
         watcher = server.text("carol", "pw-carol-12", register=True)
         assert "H11" in answer(watcher, "show 101")
-        assert outbox_rows(server) == 0
+        assert outbox_rows(server) == 0, outbox_rows(server)
         assert "no --smtp: no mail is sent" in server.read_log()
         assert server.stop() == 0, server.read_log()[-3000:]
     finally:
@@ -151,48 +151,84 @@ def test_forged_from_gets_no_backscatter():
         controller.stop()
 
 
-def test_quote_is_bounded_clean_and_sendable():
-    """Review items 3, 7, 8, for a registered sender: a 57 KB mail is quoted up to 4 KiB; a body
-    with `\\r.\\r\\nMAIL FROM:` and NUL reaches SMTP with no lone CR and no NUL; 200 References
-    (a 2,000-byte line SMTP refused before the fix) become 5 folded ids."""
-    sink, controller, server, lmtp = start()
-    try:
-        A = "alice@example.org"
-        assert mail_in(lmtp, A, "signup alice pw-alice-1") == 0
-        sink.take(1)
-        raw = message(A, "nonsense command", SPAM)
-        assert lmtp_send(lmtp, A, raw).startswith("250")
-        [m] = sink.take(1)
-        b = body_of(m)
-        assert "Original message follows:\n\n" in b
-        quoted = b[b.index("Original message follows:\n\n") + 27:]
-        assert quoted.endswith(f"\n[... {len(raw) - QUOTED} bytes not quoted]\n"), quoted[-200:]
-        assert len(m["raw"]) < QUOTED + 2000, len(m["raw"])
+def registered(test):
+    """Runs `test(sink, server, lmtp, A)` with alice@example.org signed up (the quote is for
+    accounts only)."""
+    def run():
+        sink, controller, server, lmtp = start()
+        try:
+            A = "alice@example.org"
+            assert mail_in(lmtp, A, "signup alice pw-alice-1") == 0
+            sink.take(1)
+            test(sink, server, lmtp, A)
+            assert outbox_rows(server) == 0
+            assert server.stop() == 0, server.read_log()[-3000:]
+        finally:
+            if server.proc.poll() is None:
+                server.stop()
+            controller.stop()
+    run.__name__ = test.__name__
+    return run
 
-        smuggle = (b"line1\r.\r\nMAIL FROM:<ceo@bank.example>\r\nRCPT TO:<victim@example.net>\r\n"
-                   b"DATA\r\nnul:\x00:\r\nbell:\x07:\r\n")
-        assert lmtp_send(lmtp, A, message(A, "nonsense command", smuggle)).startswith("250")
+
+@registered
+def test_quote_is_bounded(sink, server, lmtp, A):
+    """Review item 3: a 57 KB mail was quoted whole; now its first 4 KiB."""
+    raw = message(A, "nonsense command", SPAM)
+    assert lmtp_send(lmtp, A, raw).startswith("250")
+    [m] = sink.take(1)
+    b = body_of(m)
+    assert b.startswith("Error: unknown command 'nonsense'; type help for the list\n\n"
+                        "Original message follows:\n\n"), b[:300]
+    quoted = b[b.index("Original message follows:\n\n") + 27:]
+    assert quoted.endswith(f"\n[... {len(raw) - QUOTED} bytes not quoted]\n"), quoted[-200:]
+    assert len(m["raw"]) < QUOTED + 2000, len(m["raw"])
+
+
+@registered
+def test_no_lone_cr_or_nul_reaches_smtp(sink, server, lmtp, A):
+    """Review item 8: `\\r.\\r\\n` + SMTP commands and NUL in a quoted body reached SMTP as
+    they were; now every line end is CRLF and controls but TAB are gone."""
+    smuggle = (b"line1\r.\r\nMAIL FROM:<ceo@bank.example>\r\nRCPT TO:<victim@example.net>\r\n"
+               b"DATA\r\nnul:\x00:\r\nbell:\x07:\r\n")
+    assert lmtp_send(lmtp, A, message(A, "nonsense command", smuggle)).startswith("250")
+    [m] = sink.take(1)
+    assert m["rcpt"] == [A]
+    assert re.search(rb"\r(?!\n)", m["raw"]) is None, m["raw"]
+    assert b"\x00" not in m["raw"] and b"\x07" not in m["raw"], m["raw"]
+    assert "line1.\nMAIL FROM:<ceo@bank.example>\n" in body_of(m), body_of(m)
+    assert "\nnul::\nbell::\n" in body_of(m), body_of(m)
+
+
+@registered
+def test_long_references_stay_sendable(sink, server, lmtp, A):
+    """Review item 7: 200 References were echoed on one 2,000-byte line ("500 Line too long",
+    retried for ever); now the root, the last 3 and the mail's own id, folded."""
+    refs = b"References: " + b" ".join(b"<r%d@e.example>" % i for i in range(200)) + b"\r\n"
+    assert lmtp_send(lmtp, A, message(A, "nonsense command", b"x\r\n", refs)).startswith("250")
+    [m] = sink.take(1)
+    ids = m["msg"]["References"].split()
+    assert ids[:4] == ["<r0@e.example>", "<r197@e.example>", "<r198@e.example>",
+                       "<r199@e.example>"], ids
+    assert len(ids) == 5 and ids[4] == m["msg"]["In-Reply-To"], ids
+    head = m["raw"].split(b"\r\n\r\n")[0]
+    assert max(len(line) for line in head.split(b"\r\n")) <= 78, head
+
+
+@registered
+def test_odd_signup_addresses_are_refused(sink, server, lmtp, A):
+    """Review item 12: signup took `a@b`, `root@localhost`, `|/bin/sh@x`, `-oQ@x`,
+    `x%y@relay.example` and the server's own address."""
+    for address in ("a@b", "root@localhost", "|/bin/sh@x.org", "-oQ@x.org", "x%y@relay.example",
+                    FROM):
+        assert mail_in(lmtp, A, f"signup odd pw-odd-1234 {address}") == 0
         [m] = sink.take(1)
         assert m["rcpt"] == [A]
-        assert re.search(rb"\r(?!\n)", m["raw"]) is None, m["raw"]
-        assert b"\x00" not in m["raw"] and b"\x07" not in m["raw"]
-        assert "line1.\nMAIL FROM:<ceo@bank.example>\n" in body_of(m), body_of(m)
-
-        refs = b"References: " + b" ".join(b"<r%d@e.example>" % i for i in range(200)) + b"\r\n"
-        assert lmtp_send(lmtp, A, message(A, "nonsense command", b"x\r\n", refs)).startswith("250")
-        [m] = sink.take(1)
-        ids = m["msg"]["References"].split()
-        assert ids[:4] == ["<r0@e.example>", "<r197@e.example>", "<r198@e.example>",
-                           "<r199@e.example>"], ids
-        assert len(ids) == 5 and ids[4] == m["msg"]["In-Reply-To"], ids
-        head = m["raw"].split(b"\r\n\r\n")[0]
-        assert max(len(line) for line in head.split(b"\r\n")) <= 78, head
-        assert outbox_rows(server) == 0
-        assert server.stop() == 0, server.read_log()[-3000:]
-    finally:
-        if server.proc.poll() is None:
-            server.stop()
-        controller.stop()
+        assert body_of(m).startswith(f"Error: not a usable address: {address} ("), body_of(m)[:200]
+    # No account was made: the name is still free for a usable address.
+    assert mail_in(lmtp, A, "signup odd pw-odd-1234 odd@example.org") == 0
+    [m] = sink.take(1)
+    assert m["msg"]["Subject"] == "Plateau Signup odd", body_of(m)
 
 
 class RefusingSink(Sink):
@@ -242,6 +278,8 @@ def test_permanent_refusal_is_dropped():
 if __name__ == "__main__":
     run_tests([t for t in [test_mail_bomb_is_capped_per_address, test_no_smtp_keeps_no_outbox_rows,
                            test_forged_from_gets_no_backscatter,
-                           test_quote_is_bounded_clean_and_sendable,
+                           test_quote_is_bounded, test_no_lone_cr_or_nul_reaches_smtp,
+                           test_long_references_stay_sendable,
+                           test_odd_signup_addresses_are_refused,
                            test_permanent_refusal_is_dropped]
                if len(sys.argv) < 4 or t.__name__ == sys.argv[3]])
