@@ -28,7 +28,8 @@ struct InboundMail {
   // a List-Id, or a null sender. `automatic_reason` names which.
   bool automatic = false;
   std::string automatic_reason;
-  // Where a reply goes: From, else the Return-Path; "" when neither is usable.
+  // Who the mail says it is from: From, else the Return-Path; "" when neither is usable. It can
+  // be forged: replies go to `return_path` only (RFC 3834 §4; review item 3).
   std::string sender() const { return !from.empty() ? from : return_path; }
 };
 
