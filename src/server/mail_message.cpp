@@ -203,7 +203,11 @@ std::optional<InboundMail> parse_mail(std::string_view raw, std::string_view env
     const std::string i = one_line(id);
     if (plain_address(i)) m.message_id = i;  // id-left "@" id-right, printable: safe to echo
   }
-  m.references = cut_utf8(one_line(sanitize_utf8(header(object, "References"))), 2000);
+  // The root (first id) and the latest ids (last) are what a reply keeps: a long References
+  // keeps its first 300 and last 1,700 bytes (an id cut in two is then dropped as malformed).
+  std::string refs = one_line(header(object, "References"));
+  if (refs.size() > 2000) refs = refs.substr(0, 300) + " " + refs.substr(refs.size() - 1700);
+  m.references = sanitize_utf8(refs);
 
   int parts = 0;
   std::string text;
@@ -228,6 +232,57 @@ std::optional<InboundMail> parse_mail(std::string_view raw, std::string_view env
     m.automatic_reason = "List-Id";
   }
   return m;
+}
+
+std::string reply_references(std::string_view references, std::string_view message_id) {
+  auto valid = [](std::string_view id) {  // <...@...>, printable ASCII, no spaces or brackets
+    if (id.size() < 5 || id.size() > 250 || id.front() != '<' || id.back() != '>') return false;
+    const std::string_view inner = id.substr(1, id.size() - 2);
+    const auto at = inner.find('@');
+    if (at == 0 || at == std::string_view::npos || at + 1 == inner.size()) return false;
+    for (char c : inner) {
+      const auto u = static_cast<unsigned char>(c);
+      if (u <= 0x20 || u >= 0x7f || c == '<' || c == '>') return false;
+    }
+    return true;
+  };
+  std::vector<std::string> ids;
+  for (std::size_t at = references.find('<'); at != std::string_view::npos;
+       at = references.find('<', at + 1)) {
+    const auto end = references.find('>', at);
+    if (end == std::string_view::npos) break;
+    const std::string_view id = references.substr(at, end - at + 1);
+    if (valid(id)) ids.emplace_back(id);
+  }
+  std::string own(1, '<');
+  own.append(message_id);
+  own += '>';
+  std::vector<std::string> kept;
+  if (!ids.empty()) kept.push_back(ids.front());
+  const std::size_t tail = kMaxReplyReferences - 2;  // room for the root and the mail's own id
+  for (std::size_t i = std::max<std::size_t>(1, ids.size() > tail ? ids.size() - tail : 1);
+       i < ids.size(); ++i) {
+    kept.push_back(ids[i]);
+  }
+  std::string out;
+  for (const auto& id : kept) out += id + " ";
+  return valid(own) ? out + own : (out.empty() ? out : out.substr(0, out.size() - 1));
+}
+
+std::string signup_address_problem(std::string_view address, std::string_view own) {
+  if (!valid_mail_address(address)) return "not a plain address (local@domain)";
+  const auto at = address.rfind('@');
+  const std::string local(address.substr(0, at));
+  const std::string domain = to_lower(address.substr(at + 1));
+  if (local.front() == '-' || local.front() == '|') return "the address starts with - or |";
+  if (local.find_first_of("%!") != std::string::npos) return "the address holds % or !";
+  if (domain.find('.') == std::string::npos || domain.front() == '.' || domain.back() == '.' ||
+      domain.find("..") != std::string::npos || domain.front() == '[') {
+    return "the domain must be a full domain name (example.org)";
+  }
+  if (domain == "localhost" || domain.ends_with(".localhost")) return "a local address";
+  if (to_lower(address) == to_lower(own)) return "the server's own address";
+  return {};
 }
 
 }  // namespace plateau::server

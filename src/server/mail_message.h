@@ -22,13 +22,14 @@ struct InboundMail {
   std::string return_path;   // the Return-Path (or envelope sender) address; "" when absent
   bool null_sender = false;  // Return-Path or envelope sender `<>` (a bounce)
   std::string message_id;    // Message-ID without angle brackets, or ""
-  std::string references;    // the References header (raw, unfolded), or ""
+  std::string references;    // the References (unfolded; over 2,000 bytes: first 300, last 1,700)
   std::string body;          // text/plain body: quoted (`>`) lines and the `-- ` signature dropped
   // Set for mail sent by a program: Auto-Submitted other than `no`, Precedence bulk/junk/list,
   // a List-Id, or a null sender. `automatic_reason` names which.
   bool automatic = false;
   std::string automatic_reason;
-  // Where a reply goes: From, else the Return-Path; "" when neither is usable.
+  // Who the mail says it is from: From, else the Return-Path; "" when neither is usable. It can
+  // be forged: replies go to `return_path` only (RFC 3834 §4; review item 3).
   std::string sender() const { return !from.empty() ? from : return_path; }
 };
 
@@ -47,6 +48,21 @@ std::string strip_quotes_and_signature(std::string_view text);
 // commas): the only form the server sends mail to, so that no address can inject a header or an
 // SMTP command.
 bool valid_mail_address(std::string_view address);
+
+// The References of a reply to a mail with `references` (its header, raw) and `message_id`
+// (without brackets): the first id of the thread (its root), the last ids before the mail's own,
+// and `<message_id>`, at most kMaxReplyReferences ids in all, space-separated. Ids that are not
+// `<local@domain>` of printable ASCII of at most 250 bytes are left out (review item 7: an echoed
+// References must not become a line SMTP refuses).
+inline constexpr std::size_t kMaxReplyReferences = 5;
+std::string reply_references(std::string_view references, std::string_view message_id);
+
+// Why `address` cannot be an account's address, or "" when it can (review item 12): it must be
+// valid_mail_address(), its domain must have a dot and not be `localhost` (or end with
+// `.localhost`) or an address literal, its local part must not start with `-` or `|` (options
+// and pipes to a badly written MTA) nor hold `%` or `!` (source routing through a relay), and it
+// must not be `own` (the server's --mail-from, compared without case: a loop).
+std::string signup_address_problem(std::string_view address, std::string_view own);
 
 // `text` with every byte sequence that is not well-formed UTF-8 replaced by U+FFFD.
 std::string sanitize_utf8(std::string_view text);

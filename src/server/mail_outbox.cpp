@@ -33,11 +33,45 @@ std::string rfc5322_date(std::int64_t ms) {
   return buf;
 }
 
-// A header value on one line: CR and LF (header injection) become spaces.
+// A header value on one line: CR, LF (header injection) and other controls become spaces.
 std::string header_value(std::string_view v) {
   std::string out(v);
   for (char& c : out) {
-    if (c == '\r' || c == '\n') c = ' ';
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  }
+  return out;
+}
+
+// `name: value` CRLF, folded (RFC 5322 §2.2.3) before a space once a line passes 78 bytes, so
+// that a header of many ids stays under the 998-byte line limit (runs of spaces become one).
+std::string folded_header(std::string_view name, std::string_view value) {
+  std::string out(name);
+  out += ":";
+  if (out.size() + 1 + value.size() <= 78) return out + " " + header_value(value) + "\r\n";
+  std::size_t line = out.size();
+  const std::string clean = header_value(value);  // split() returns views into it
+  for (const auto& word : split(clean, ' ')) {
+    if (word.empty()) continue;
+    if (line > name.size() + 1 && line + 1 + word.size() > 78) {
+      out += "\r\n";
+      line = 0;
+    }
+    out += " ";
+    out += word;
+    line += 1 + word.size();
+  }
+  return out + "\r\n";
+}
+
+// The body with LF line ends: CRLF becomes LF; lone CR, NUL and the other C0 controls but TAB
+// and LF are removed (attack review item 8: a quoted `\r.\r\n` must not reach SMTP).
+std::string clean_body(std::string_view body) {
+  std::string out;
+  out.reserve(body.size());
+  for (char c : body) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 && c != '\n' && c != '\t') continue;
+    out += c;
   }
   return out;
 }
@@ -84,18 +118,18 @@ std::string compose_mail(const MailDraft& d, const std::string& from, std::int64
   std::string m;
   m += "From: Plateau <" + header_value(from) + ">\r\n";
   m += "To: <" + header_value(d.to) + ">\r\n";
-  m += "Subject: " + header_value(d.subject) + "\r\n";
+  m += folded_header("Subject", d.subject);
   m += "Date: " + rfc5322_date(now_ms) + "\r\n";
   m += "Message-ID: <" + header_value(d.message_id) + ">\r\n";
   if (!d.in_reply_to.empty()) m += "In-Reply-To: <" + header_value(d.in_reply_to) + ">\r\n";
-  if (!d.references.empty()) m += "References: " + header_value(d.references) + "\r\n";
+  if (!d.references.empty()) m += folded_header("References", d.references);
   m += "Auto-Submitted: auto-replied\r\n";
   m += "MIME-Version: 1.0\r\n";
   m += "Content-Type: text/plain; charset=utf-8\r\n";
   m += "Content-Transfer-Encoding: 8bit\r\n\r\n";
-  for (auto piece : split(d.body, '\n')) {
+  const std::string body = clean_body(d.body);
+  for (auto piece : split(body, '\n')) {
     std::string_view line = piece;
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     while (line.size() > 998) {  // RFC 5322 §2.1.1
       m.append(line.substr(0, 998));
       m += "\r\n";
@@ -104,16 +138,16 @@ std::string compose_mail(const MailDraft& d, const std::string& from, std::int64
     m.append(line);
     m += "\r\n";
   }
-  if (!d.body.empty() && d.body.back() == '\n') m.resize(m.size() - 2);
+  if (!body.empty() && body.back() == '\n') m.resize(m.size() - 2);
   return m;
 }
 
-std::string smtp_send_curl(const MailSettings& settings, const std::string& recipient,
-                           const std::string& message) {
+SmtpResult smtp_send_curl(const MailSettings& settings, const std::string& recipient,
+                          const std::string& message) {
   static const bool inited = [] { return curl_global_init(CURL_GLOBAL_DEFAULT) == CURLE_OK; }();
-  if (!inited) return "libcurl could not start";
+  if (!inited) return {"libcurl could not start"};
   CURL* curl = curl_easy_init();
-  if (!curl) return "libcurl could not start";
+  if (!curl) return {"libcurl could not start"};
   struct Reader {
     const std::string* text;
     std::size_t at = 0;
@@ -137,19 +171,32 @@ std::string smtp_send_curl(const MailSettings& settings, const std::string& reci
   curl_easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 10L);
   curl_easy_setopt(curl, CURLOPT_TIMEOUT, 60L);
   const CURLcode rc = curl_easy_perform(curl);
+  long code = 0;  // the last SMTP reply code (0 when no reply came)
+  curl_easy_getinfo(curl, CURLINFO_RESPONSE_CODE, &code);
   curl_slist_free_all(rcpt);
   curl_easy_cleanup(curl);
-  return rc == CURLE_OK ? std::string() : std::string(curl_easy_strerror(rc));
+  if (rc == CURLE_OK) return {};
+  std::string why = curl_easy_strerror(rc);
+  if (code != 0) why += " (SMTP " + std::to_string(code) + ")";
+  return {why, code >= 500 && code < 600};
 }
 
 MailOutbox::MailOutbox(Accounts& accounts, store::Store& store, MailSettings settings,
                        SmtpSend send)
-    : accounts_(accounts), store_(store), settings_(std::move(settings)), send_(std::move(send)) {}
+    : accounts_(accounts),
+      store_(store),
+      settings_(std::move(settings)),
+      send_(std::move(send)),
+      enabled_(!settings_.smtp_url.empty()) {}
 
 MailOutbox::~MailOutbox() { stop(); }
 
 void MailOutbox::start(std::vector<store::MailRow> unsent) {
   if (!unsent.empty()) spdlog::info("mail: {} unsent from the last run", unsent.size());
+  {
+    std::lock_guard lock(limits_mutex_);
+    pending_ += unsent.size();
+  }
   enqueue(std::move(unsent));
   thread_ = std::thread([this] { run(); });
 }
@@ -171,6 +218,7 @@ std::string MailOutbox::board_root(const TableNotice& n) const {
 std::function<void()> MailOutbox::on_table_events(const TableNotice& notice,
                                                   const std::vector<const Event*>& events,
                                                   store::Batch& batch) {
+  if (!enabled_) return nullptr;  // nothing would ever send it
   const Summary s = summarize(events);
   if (!s.any) return nullptr;
   MailDraft d;
@@ -197,6 +245,7 @@ std::function<void()> MailOutbox::on_table_events(const TableNotice& notice,
   for (const auto& player : notice.players) {
     const std::string address = accounts_.email_of(player);
     if (address.empty() || !seen.insert(to_lower(player)).second) continue;
+    if (!admit(address)) continue;
     d.to = address;
     rows.push_back({notice.game + "." + std::to_string(notice.board) + "." +
                         std::to_string(notice.table_id) + "." + std::to_string(s.last_seq) + " " +
@@ -209,6 +258,7 @@ std::function<void()> MailOutbox::on_table_events(const TableNotice& notice,
 }
 
 void MailOutbox::queue(MailDraft draft, std::function<void(std::string error)> done) {
+  if (!enabled_ || !admit(draft.to)) return done("");
   static std::atomic<std::uint64_t> counter{0};
   const std::int64_t now = wall_ms();
   store::MailRow row{"reply." + std::to_string(now) + "." + std::to_string(++counter) + "." +
@@ -217,10 +267,48 @@ void MailOutbox::queue(MailDraft draft, std::function<void(std::string error)> d
   store::Batch batch;
   batch.add_mail(row);
   store_.submit(std::move(batch), [this, row, done](std::exception_ptr error) {
-    if (error) return done("could not store the mail");
+    if (error) {
+      sent_or_dropped();
+      return done("could not store the mail");
+    }
     enqueue({row});
     done("");
   });
+}
+
+bool MailOutbox::admit(const std::string& address) {
+  static RateLimitedLog log;
+  const auto now = std::chrono::steady_clock::now();
+  const auto hour_ago = now - std::chrono::hours(1);
+  std::string why;
+  {
+    std::lock_guard lock(limits_mutex_);
+    if (recent_.size() > 4 * kMaxOutboxRows) {  // forget addresses idle for an hour
+      std::erase_if(recent_, [&](const auto& kv) { return kv.second.back() <= hour_ago; });
+    }
+    auto& times = recent_[to_lower(address)];
+    while (!times.empty() && times.front() <= hour_ago) times.pop_front();
+    if (pending_ >= kMaxOutboxRows) {
+      why = std::to_string(kMaxOutboxRows) + " mails already wait in the outbox";
+    } else if (times.size() >= kMailPerAddressHour) {
+      why = std::to_string(kMailPerAddressHour) + " mails to this address in the last hour";
+    } else {
+      times.push_back(now);
+      ++pending_;
+      return true;
+    }
+  }
+  if (auto n = log.due()) {
+    spdlog::warn("mail: dropped a mail to {}: {}{}", address, why,
+                 *n > 1 ? " (" + std::to_string(*n) + " dropped since the last report)"
+                        : std::string());
+  }
+  return false;
+}
+
+void MailOutbox::sent_or_dropped() {
+  std::lock_guard lock(limits_mutex_);
+  if (pending_ > 0) --pending_;
 }
 
 void MailOutbox::enqueue(std::vector<store::MailRow> rows) {
@@ -252,13 +340,25 @@ void MailOutbox::run() {
     Pending p = std::move(*next);
     queue_.erase(next);
     lock.unlock();
-    std::string error;
+    SmtpResult result;
     try {
-      error = send_(settings_, p.row.recipient, p.row.message);
+      result = send_(settings_, p.row.recipient, p.row.message);
     } catch (const std::exception& e) {
-      error = e.what();
+      result.error = e.what();
     }
-    if (error.empty()) {
+    const std::string& error = result.error;
+    if (result.permanent) {
+      // A 5xx will be a 5xx again: retrying would only repeat it for ever (review item 6).
+      store::Batch batch;
+      batch.delete_mail(p.row.key);
+      store_.submit(std::move(batch), [key = p.row.key](std::exception_ptr e) {
+        if (e) spdlog::error("mail: {} was refused but could not be dropped", key);
+      });
+      spdlog::warn("mail: {} to {} refused for good ({}); dropped", p.row.key, p.row.recipient,
+                   error);
+      sent_or_dropped();
+    } else if (error.empty()) {
+      sent_or_dropped();
       store::Batch batch;
       batch.delete_mail(p.row.key);
       store_.submit(std::move(batch), [key = p.row.key](std::exception_ptr e) {
@@ -277,7 +377,7 @@ void MailOutbox::run() {
       }
     }
     lock.lock();
-    if (!error.empty()) queue_.push_back(std::move(p));
+    if (!error.empty() && !result.permanent) queue_.push_back(std::move(p));
   }
 }
 

@@ -15,11 +15,18 @@
 // and the send loses nothing. (A crash after the SMTP server accepted a mail and before its row
 // is deleted sends it again after the restart, with the same Message-ID, which receivers use to
 // drop duplicates: SMTP has no way to make that exactly once.)
+//
+// Bounds (attack review items 2, 5, 6; docs/MAIL.md "Limits"): at most kMailPerAddressHour mails
+// to one address in any hour and kMaxOutboxRows unsent rows in all; mail over either bound is
+// dropped with a (rate-limited) log line, never queued for later, so no one can use the server to
+// flood an address or fill its disk. With no --smtp nothing would ever send a row: no row is
+// written. A permanent SMTP refusal (5xx) drops the row; 4xx and connection errors are retried.
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -38,10 +45,21 @@ struct MailSettings {
   std::string domain() const;
 };
 
-// Sends one message; returns "" on success or the reason it failed. The default uses libcurl.
-using SmtpSend = std::function<std::string(const MailSettings&, const std::string& recipient,
-                                           const std::string& message)>;
-std::string smtp_send_curl(const MailSettings& settings, const std::string& recipient,
+// Mails to one address (any number of accounts may share it) in any 60 minutes, at most.
+inline constexpr std::size_t kMailPerAddressHour = 30;
+// Unsent outbox rows in all, at most (about 60 MB of 6 KB mails).
+inline constexpr std::size_t kMaxOutboxRows = 10000;
+
+// What one SMTP transaction gave: "" on success, else the reason; `permanent` for a 5xx reply
+// (the mail will never be accepted: it is dropped, not retried).
+struct SmtpResult {
+  std::string error;
+  bool permanent = false;
+};
+// Sends one message. The default uses libcurl.
+using SmtpSend = std::function<SmtpResult(const MailSettings&, const std::string& recipient,
+                                          const std::string& message)>;
+SmtpResult smtp_send_curl(const MailSettings& settings, const std::string& recipient,
                            const std::string& message);
 
 // The headers and body of one outbound mail.
@@ -54,7 +72,9 @@ struct MailDraft {
   std::string references;   // as written ("<a@b> <c@d>"), or ""
 };
 // The RFC 5322 message of `draft` from `from`, dated `now_ms` (UTF-8 text/plain, 8bit, CRLF
-// line ends, lines over 998 bytes broken).
+// line ends, lines over 998 bytes broken, headers folded at 78 bytes where they have spaces).
+// Every line end of the body becomes CRLF; lone CR, NUL and the other C0 controls but TAB are
+// removed (no `<CR>.<CR><LF>` SMTP smuggling through a quoted original).
 std::string compose_mail(const MailDraft& draft, const std::string& from, std::int64_t now_ms);
 
 class MailOutbox : public TableMailer {
@@ -74,7 +94,8 @@ class MailOutbox : public TableMailer {
                                         store::Batch& batch) override;
 
   // A mail that answers a mail (an error, a sign-up): stored in the outbox, then `done(error)`
-  // ("" once durable) on the store's thread; sent like the others.
+  // ("" once durable) on the store's thread; sent like the others. Over a bound (or with no
+  // --smtp) it is dropped and `done("")` called at once.
   void queue(MailDraft draft, std::function<void(std::string error)> done);
 
   const MailSettings& settings() const { return settings_; }
@@ -89,6 +110,9 @@ class MailOutbox : public TableMailer {
   };
   void enqueue(std::vector<store::MailRow> rows);
   void run();
+  // True when one more mail to `address` fits the bounds (then counted); false (logged) if not.
+  bool admit(const std::string& address);
+  void sent_or_dropped();
 
   Accounts& accounts_;
   store::Store& store_;
@@ -98,6 +122,10 @@ class MailOutbox : public TableMailer {
   std::condition_variable wake_;
   std::deque<Pending> queue_;
   bool stopping_ = false;
+  const bool enabled_;  // an --smtp is configured
+  std::mutex limits_mutex_;
+  std::map<std::string, std::deque<std::chrono::steady_clock::time_point>> recent_;  // by address
+  std::size_t pending_ = 0;  // rows admitted and not yet sent or dropped
   std::thread thread_;
 };
 

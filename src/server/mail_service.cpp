@@ -21,7 +21,7 @@ class MailService : public ExtraListener {
     if (!options.smtp_url.empty()) {
       outbox_.start(lobby_.take_unsent_mail());
     } else {
-      spdlog::warn("mail: no --smtp: outgoing mail waits in the outbox");
+      spdlog::warn("mail: no --smtp: no mail is sent (none is kept either)");
     }
     if (options.lmtp_port != 0) {
       intake_ = std::make_shared<MailIntake>(ctx.io, ctx.lobby, outbox_);

@@ -18,8 +18,9 @@ namespace plateau::server {
 
 namespace {
 
-// How much of the original a reply quotes.
-constexpr std::size_t kMaxQuotedBytes = 64 * 1024;
+// How much of the original an error mail quotes (review item 3: a forged mail must not make the
+// server send a long text of the attacker's to anyone).
+constexpr std::size_t kMaxQuotedBytes = 4 * 1024;
 
 // A client that lives for one mail: it keeps the answers to its commands.
 class MailClient : public Client {
@@ -121,7 +122,8 @@ class Run : public std::enable_shared_from_this<Run> {
 
   void signup() {
     std::string address = cmd_.address.empty() ? mail_.sender() : cmd_.address;
-    if (!valid_mail_address(address)) return fail("not a usable address: " + address.substr(0, 80));
+    if (auto why = signup_address_problem(address, outbox_.settings().from); !why.empty())
+      return fail("not a usable address: " + address.substr(0, 80) + " (" + why + ")");
     exec(cmd_.line, [self = shared_from_this(), address](std::vector<Event> r) {
       if (auto e = error_of(r); !e.empty()) return self->fail(e);
       try {
@@ -233,17 +235,27 @@ class Run : public std::enable_shared_from_this<Run> {
          });
   }
 
+  // The original is quoted (at most kMaxQuotedBytes) only to the address of an account: to
+  // anyone else the mail says only the reason, so that it carries no text of a forger's.
   void error_mail(const std::string& why, const std::string& subject, const std::string& page) {
-    std::string original = sanitize_utf8(raw_.substr(0, kMaxQuotedBytes));
-    std::string body = "Error: " + why + "\n\n" + page + (page.empty() ? "" : "\n") +
-                       "Original message follows:\n\n" + original;
+    std::string body = "Error: " + why + "\n" + (page.empty() ? "" : "\n" + page);
+    if (!lobby_.accounts().names_with_email(mail_.return_path).empty()) {
+      body += "\n";
+      std::string original = sanitize_utf8(raw_.substr(0, kMaxQuotedBytes));
+      if (raw_.size() > kMaxQuotedBytes) {
+        original += "\n[... " + std::to_string(raw_.size() - kMaxQuotedBytes) +
+                    " bytes not quoted]\n";
+      }
+      body += "Original message follows:\n\n" + original;
+    }
     reply(subject, body);
   }
 
-  // Mails `body` to the sender (durable before the LMTP answer).
+  // Mails `body` to the envelope sender (RFC 3834 §4: the Return-Path, never a From that may be
+  // forged), durable before the LMTP answer.
   void reply(const std::string& subject, const std::string& body) {
     MailDraft d;
-    d.to = mail_.sender();
+    d.to = mail_.return_path;
     d.subject = subject;
     d.body = body;
     static std::atomic<std::uint64_t> n{0};
@@ -251,8 +263,7 @@ class Run : public std::enable_shared_from_this<Run> {
                    "@" + outbox_.settings().domain();
     if (!mail_.message_id.empty()) {
       d.in_reply_to = mail_.message_id;
-      d.references =
-          (mail_.references.empty() ? "" : mail_.references + " ") + "<" + mail_.message_id + ">";
+      d.references = reply_references(mail_.references, mail_.message_id);
     }
     outbox_.queue(std::move(d), [self = shared_from_this()](std::string e) {
       boost::asio::post(self->strand_, [self, e] {
@@ -299,8 +310,8 @@ void MailIntake::deliver(std::string message, std::string envelope_from,
     spdlog::info("mail from {}: dropped ({})", mail->sender(), mail->automatic_reason);
     return done({250, "2.0.0 dropped: " + mail->automatic_reason});
   }
-  if (mail->sender().empty()) {
-    spdlog::info("mail: dropped (no usable sender address)");
+  if (mail->return_path.empty()) {  // answers go to the envelope sender only
+    spdlog::info("mail: dropped (no usable envelope sender address)");
     return done({250, "2.0.0 dropped: no sender address to answer"});
   }
   std::make_shared<Run>(io_, lobby_, outbox_, std::move(message), std::move(*mail), std::move(done))

@@ -4,8 +4,9 @@
 // (`phutball move 101 alice PASSWORD H11#3`); rewrite_subject() takes them out, and the line runs
 // through the same lobby and parser as every text command (Lobby::handle), as a client logged in
 // for that one command. The body is the comment (`chat`, or appended to a move as a chat line).
-// A refused command is answered by an error mail to the sender (Subject `Phutball Board 101
-// Error`: the reason, the board, `Original message follows:` and the original). Mail sent by a
+// A refused command is answered by an error mail to the envelope sender (Subject `Phutball Board
+// 101 Error`: the reason, the board, and for an account's address `Original message follows:`
+// and the original's first 4 KiB). Every answer goes to the envelope sender. Mail sent by a
 // program (mail_message.h: Auto-Submitted, Precedence, null sender) is dropped: no mail loops.
 #include <functional>
 #include <memory>

@@ -110,6 +110,25 @@ TEST(MailOutbox, ComposeMail) {
             std::string::npos);
 }
 
+// Review item 8: a quoted `\r.\r\n` followed by SMTP commands, NUL and other controls.
+TEST(MailOutbox, ComposeMailRemovesLoneCrNulAndControls) {
+  MailDraft d{"bob@example.org", "s", std::string("a\r.\r\nMAIL FROM:<x@y.z>\r\nb\0c\x01\td\n", 31),
+              "id@plateau.test", "", ""};
+  const std::string m = compose_mail(d, "plateau@plateau.test", 0);
+  EXPECT_EQ(m.substr(m.find("\r\n\r\n")), "\r\n\r\na.\r\nMAIL FROM:<x@y.z>\r\nbc\td\r\n");
+}
+
+// Review item 7: a long References is folded (no line over 78 bytes there).
+TEST(MailOutbox, ComposeMailFoldsLongHeaders) {
+  MailDraft d{"bob@example.org", "s", "", "id@plateau.test", "c@d",
+              "<" + std::string(60, 'a') + "@b> <" + std::string(60, 'c') + "@d>"};
+  const std::string m = compose_mail(d, "plateau@plateau.test", 0);
+  EXPECT_NE(m.find("\r\nReferences: <" + std::string(60, 'a') + "@b>\r\n <" +
+                   std::string(60, 'c') + "@d>\r\n"),
+            std::string::npos)
+      << m;
+}
+
 // The renderer: one row per player with an address, in the action's own batch.
 TEST(MailOutbox, TableEventsBecomeOutboxRowsInTheSameBatch) {
   const auto dir = std::filesystem::temp_directory_path() /
@@ -126,7 +145,7 @@ TEST(MailOutbox, TableEventsBecomeOutboxRowsInTheSameBatch) {
     MailOutbox outbox(accounts, store, {"smtp://127.0.0.1:1", "plateau@plateau.test"},
                       [&](const MailSettings&, const std::string& to, const std::string&) {
                         sent.push_back(to);
-                        return std::string();
+                        return SmtpResult{};
                       });
     TableNotice n;
     n.table_id = 7;

@@ -106,5 +106,33 @@ TEST(MailMessage, SanitizeAndStrip) {
   EXPECT_EQ(strip_quotes_and_signature("-- \nonly a signature\n"), "");
 }
 
+// Review item 7: the root, the last ids and the mail's own; bad or long ids left out.
+TEST(MailMessage, ReplyReferencesAreBounded) {
+  EXPECT_EQ(reply_references("", "m@x"), "<m@x>");
+  EXPECT_EQ(reply_references("<r@x> <1@x> <2@x> <3@x> <4@x> <5@x>", "m@x"),
+            "<r@x> <3@x> <4@x> <5@x> <m@x>");
+  EXPECT_EQ(reply_references("<r@x> <no-at> <a b@x> <" + std::string(300, 'l') + "@x> <2@x>",
+                             "m@x"),
+            "<r@x> <2@x> <m@x>");
+  EXPECT_EQ(reply_references("<r@x>", "bad id"), "<r@x>");
+}
+
+// Review item 12: the odd sign-up addresses the review got accepted.
+TEST(MailMessage, SignupAddressProblems) {
+  const std::string own = "plateau@plateau.test";
+  EXPECT_EQ(signup_address_problem("alice@example.org", own), "");
+  EXPECT_EQ(signup_address_problem("a@b", own), "the domain must be a full domain name (example.org)");
+  EXPECT_EQ(signup_address_problem("a@b.", own), "the domain must be a full domain name (example.org)");
+  EXPECT_EQ(signup_address_problem("root@localhost", own),
+            "the domain must be a full domain name (example.org)");
+  EXPECT_EQ(signup_address_problem("root@mail.LOCALHOST", own), "a local address");
+  EXPECT_EQ(signup_address_problem("|/bin/sh@x.org", own), "the address starts with - or |");
+  EXPECT_EQ(signup_address_problem("-oQ@x.org", own), "the address starts with - or |");
+  EXPECT_EQ(signup_address_problem("x%y@relay.example", own), "the address holds % or !");
+  EXPECT_EQ(signup_address_problem("x!y@relay.example", own), "the address holds % or !");
+  EXPECT_EQ(signup_address_problem("Plateau@Plateau.Test", own), "the server's own address");
+  EXPECT_EQ(signup_address_problem("a b@x.org", own), "not a plain address (local@domain)");
+}
+
 }  // namespace
 }  // namespace plateau::server
