@@ -122,6 +122,9 @@ class Lobby : public TableServices {
   void act_as(const std::shared_ptr<Client>& client, const std::string& user) {
     set_user(client, user, false);
   }
+  // Revokes the resume token a login issued to a client that will never use it (a mail's
+  // login: else each mail would push one of the user's real tokens out, max_tokens_per_user).
+  void revoke_token(const std::string& selector) { tokens_.revoke(selector); }
   // The mail renderer the tables use from now on (null: none). Call before mail can arrive.
   void set_mailer(TableMailer* mailer) { mailer_ = mailer; }
   TableMailer* mailer() override { return mailer_; }

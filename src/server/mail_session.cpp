@@ -275,6 +275,8 @@ class Run : public std::enable_shared_from_this<Run> {
   void succeed() { finish({250, "2.0.0 done"}); }
 
   void finish(LmtpReply reply) {
+    if (!client_->token_selector.empty()) lobby_.revoke_token(client_->token_selector);
+    client_->token_selector.clear();
     lobby_.disconnected(client_);
     auto done = std::move(done_);
     if (done) done(std::move(reply));
