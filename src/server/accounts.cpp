@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <utility>
 
 #include "core/text.h"
 #include "server/command.h"
@@ -170,29 +171,14 @@ void Accounts::login(const std::string& name, const std::string& password,
 
 void Accounts::set_challenge_limit(const std::string& name, int limit,
                                    std::function<void(std::string error)> done) {
-  store::AccountRow row;
-  int before = 0;
-  {
-    std::lock_guard lock(mutex_);
-    auto it = accounts_.find(to_lower(name));
-    if (it == accounts_.end()) throw CommandError("no account named " + name.substr(0, 30));
-    before = it->second.challenge_limit;
-    it->second.challenge_limit = limit;  // in force at once; undone below if the store fails
-    row = it->second;
-  }
-  store::Batch batch;
-  batch.put_account(row);
-  store_.submit(std::move(batch), [this, name, before, done](std::exception_ptr error) {
-    if (error) {
-      {
-        std::lock_guard lock(mutex_);
-        auto it = accounts_.find(to_lower(name));
-        if (it != accounts_.end()) it->second.challenge_limit = before;
-      }
-      return done("could not store the setting; it is unchanged");
-    }
-    done("");
-  });
+  update_account(
+      name,
+      [limit](store::AccountRow& row) {
+        return [before = std::exchange(row.challenge_limit, limit)](store::AccountRow& r) {
+          r.challenge_limit = before;
+        };
+      },
+      "could not store the setting; it is unchanged", std::move(done));
 }
 
 std::string Accounts::email_of(const std::string& name) const {
@@ -214,26 +200,37 @@ std::vector<std::string> Accounts::names_with_email(const std::string& email) co
 
 void Accounts::set_email(const std::string& name, const std::string& email,
                          std::function<void(std::string error)> done) {
+  update_account(
+      name,
+      [email](store::AccountRow& row) {
+        return [before = std::exchange(row.email, email)](store::AccountRow& r) {
+          r.email = before;
+        };
+      },
+      "could not store the address; it is unchanged", std::move(done));
+}
+
+void Accounts::update_account(const std::string& name, const Change& change,
+                              std::string failure, std::function<void(std::string error)> done) {
   store::AccountRow row;
-  std::string before;
+  Undo undo;
   {
     std::lock_guard lock(mutex_);
     auto it = accounts_.find(to_lower(name));
     if (it == accounts_.end()) throw CommandError("no account named " + name.substr(0, 30));
-    before = it->second.email;
-    it->second.email = email;
+    undo = change(it->second);  // in force at once; undone below if the store fails
     row = it->second;
   }
   store::Batch batch;
   batch.put_account(row);
-  store_.submit(std::move(batch), [this, name, before, done](std::exception_ptr error) {
+  store_.submit(std::move(batch), [this, name, undo, failure, done](std::exception_ptr error) {
     if (error) {
       {
         std::lock_guard lock(mutex_);
         auto it = accounts_.find(to_lower(name));
-        if (it != accounts_.end()) it->second.email = before;
+        if (it != accounts_.end()) undo(it->second);
       }
-      return done("could not store the address; it is unchanged");
+      return done(failure);
     }
     done("");
   });

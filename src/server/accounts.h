@@ -83,6 +83,14 @@ class Accounts {
   static std::string refusal_text(const std::string& name, const LoginThrottle::Refusal& r);
 
  private:
+  // Sets one field of `name`'s account at once (`change` returns how to put it back) and stores
+  // the row; if the store fails the field is put back and `done` gets `failure`. Throws
+  // CommandError for an unknown name.
+  using Undo = std::function<void(store::AccountRow&)>;
+  using Change = std::function<Undo(store::AccountRow&)>;
+  void update_account(const std::string& name, const Change& change, std::string failure,
+                      std::function<void(std::string error)> done);
+
   // Runs `job` on the hash pool unless max_waiting_hashes already wait; false if refused.
   bool post_hash(std::function<void()> job);
 

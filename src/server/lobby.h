@@ -123,7 +123,8 @@ class Lobby : public TableServices {
     set_user(client, user, false);
   }
   // Revokes the resume token a login issued to a client that will never use it (a mail's
-  // login: else each mail would push one of the user's real tokens out, max_tokens_per_user).
+  // signup, which logs in as the text port's does; a mail's other commands log in without a
+  // token): else each would push one of the user's real tokens out, max_tokens_per_user.
   void revoke_token(const std::string& selector) { tokens_.revoke(selector); }
   // The mail renderer the tables use from now on (null: none). Call before mail can arrive.
   void set_mailer(TableMailer* mailer) { mailer_ = mailer; }
