@@ -96,6 +96,14 @@ std::size_t first_invalid_utf8(std::string_view text) {
   return std::string_view::npos;
 }
 
+std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes) {
+  if (text.size() <= max_bytes) return text;
+  std::size_t n = max_bytes;
+  // Back up over continuation bytes to the lead byte of the character the cut falls in.
+  while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80) --n;
+  return text.substr(0, n);
+}
+
 bool valid_utf8(std::string_view text) { return first_invalid_utf8(text) == std::string_view::npos; }
 
 std::string latin1_to_utf8(std::string_view text) {

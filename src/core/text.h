@@ -24,6 +24,10 @@ bool valid_utf8(std::string_view text);
 // Byte offset of the first byte of `text` that is not part of well-formed UTF-8, or
 // std::string_view::npos when all of it is.
 std::size_t first_invalid_utf8(std::string_view text);
+// The first at most `max_bytes` bytes of `text`, shortened so that they do not end inside a
+// UTF-8 sequence (a cut mid-character would make valid text invalid). `text` is assumed
+// well-formed; continuation bytes (10xxxxxx) at the cut are dropped with their lead byte.
+std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes);
 // `text` read as ISO 8859-1 (each byte is the code point of the same value), as UTF-8. The biloba
 // 0.9.3 client sends names in the machine's 8-bit encoding, Latin-1 on the Debian systems of its
 // time; the .blb dump keeps the wire bytes.

@@ -123,7 +123,8 @@ class Run : public std::enable_shared_from_this<Run> {
   void signup() {
     std::string address = cmd_.address.empty() ? mail_.sender() : cmd_.address;
     if (auto why = signup_address_problem(address, outbox_.settings().from); !why.empty())
-      return fail("not a usable address: " + address.substr(0, 80) + " (" + why + ")");
+      return fail("not a usable address: " + std::string(utf8_prefix(address, 80)) + " (" + why +
+                  ")");
     exec(cmd_.line, [self = shared_from_this(), address](std::vector<Event> r) {
       if (auto e = error_of(r); !e.empty()) return self->fail(e);
       try {
@@ -207,7 +208,9 @@ class Run : public std::enable_shared_from_this<Run> {
       std::string body;
       for (const auto& e : r) body += render_text(e);
       const std::string title = self->board_title();
-      self->reply(title.empty() ? "Plateau: " + self->mail_.subject.substr(0, 80) : title, body);
+      self->reply(
+          title.empty() ? "Plateau: " + std::string(utf8_prefix(self->mail_.subject, 80)) : title,
+          body);
     });
   }
 

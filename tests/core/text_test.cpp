@@ -36,6 +36,19 @@ TEST(Text, Utf8Validation) {
   EXPECT_EQ(first_invalid_utf8("abc"), std::string_view::npos);
 }
 
+TEST(Text, Utf8PrefixNeverCutsACharacter) {
+  // A mail's Subject cut at 80 bytes inside a character made the answer's Subject invalid UTF-8.
+  EXPECT_EQ(utf8_prefix("a\xC3\xA9", 2), "a");
+  EXPECT_EQ(utf8_prefix("a\xC3\xA9", 3), "a\xC3\xA9");
+  EXPECT_EQ(utf8_prefix("x\xE2\x82\xACy", 2), "x");
+  EXPECT_EQ(utf8_prefix("x\xE2\x82\xACy", 3), "x");
+  EXPECT_EQ(utf8_prefix("x\xE2\x82\xACy", 4), "x\xE2\x82\xAC");
+  EXPECT_EQ(utf8_prefix("abc", 0), "");
+  const std::string subject = std::string(79, 's') + "\xC3\xA9";
+  EXPECT_EQ(utf8_prefix(subject, 80), std::string(79, 's'));
+  EXPECT_TRUE(valid_utf8(utf8_prefix(subject, 80)));
+}
+
 TEST(Text, Latin1ToUtf8) {
   EXPECT_EQ(latin1_to_utf8("Andr\xE9"), "Andr\xC3\xA9");
   EXPECT_EQ(latin1_to_utf8("abc"), "abc");
