@@ -17,21 +17,10 @@ import tempfile
 import threading
 import time
 
-from aiosmtpd.controller import Controller
-
-from mail_test import BINARY, FROM, Sink, mail_in
-from plateau_harness import Server, free_port, run_tests
+from mail_test import BINARY, FROM, mail_in, start
+from plateau_harness import free_port, run_tests
 
 
-def start(extra=()):
-    sink = Sink()
-    smtp_port = free_port()
-    controller = Controller(sink, hostname="127.0.0.1", port=smtp_port)
-    controller.start()
-    lmtp = free_port()
-    server = Server(BINARY, extra=["--lmtp-port", str(lmtp), "--smtp", f"smtp://127.0.0.1:{smtp_port}",
-                                   "--mail-from", FROM, "--rate", "1000"] + list(extra)).start()
-    return sink, controller, server, lmtp
 
 
 def lmtp_connect(port):

@@ -85,7 +85,8 @@ def check_common(mail, to, subject):
     assert msg["Message-ID"].startswith("<") and msg["Message-ID"].endswith("@plateau.test>")
 
 
-def start():
+def start(extra=()):
+    """An SMTP sink and a `plateau serve` with LMTP on free ports; `extra`: more serve options."""
     sink = Sink()
     smtp_port = free_port()
     controller = Controller(sink, hostname="127.0.0.1", port=smtp_port)
@@ -93,7 +94,7 @@ def start():
     lmtp = free_port()
     server = Server(BINARY, extra=["--lmtp-port", str(lmtp), "--smtp", f"smtp://127.0.0.1:{smtp_port}",
                                    "--mail-from", FROM, "--login-backoff-base", "0.01",
-                                   "--login-backoff-max", "0.01", "--rate", "1000"]).start()
+                                   "--login-backoff-max", "0.01", "--rate", "1000"] + list(extra)).start()
     return sink, controller, server, lmtp
 
 
