@@ -127,10 +127,11 @@ def test_passwords_have_at_least_8_characters():
             server.kill()
 
 
-def cpu_reply_times(client, board, replies):
-    """Plays `replies` moves against the CPU seat of `board` (client moves first); returns the
-    seconds from each move to the CPU's answer."""
-    times = []
+def cpu_reply_hashes(client, board, replies, hashed):
+    """Plays `replies` moves against the CPU seat of `board` (client moves first); returns, for
+    each reply, how many guesses were hashed (the counter `hashed[0]`) between the move and the
+    CPU's answer: an order of events, not a time, so a slow machine does not change it."""
+    counts = []
     ply = 1
     for _ in range(replies):
         for tok in TOKENS:
@@ -141,11 +142,11 @@ def cpu_reply_times(client, board, replies):
                 assert "illegal move" in m.group(1), m.group(1)
                 continue
             break
-        start = time.time()
+        before = hashed[0]
         client.expect(rf"^bohnduell {board}: {ply + 1}\. \S+ cpu:1 \S+", timeout=60)
-        times.append(time.time() - start)
+        counts.append(hashed[0] - before)
         ply += 2
-    return times
+    return counts
 
 
 def test_guessing_does_not_starve_cpu_players():
@@ -184,14 +185,16 @@ def test_guessing_does_not_starve_cpu_players():
         for t in threads:
             t.start()
         time.sleep(2.0)  # every guesser has a login waiting for the hash thread by now
-        times = cpu_reply_times(player, 101, 5)
+        counts = cpu_reply_hashes(player, 101, 5, hashed)
         stop.set()
         for t in threads:
             t.join(60)
-        print(f"cpu replies {['%.2f' % t for t in times]} s while the guessers had "
-              f"{hashed[0]} guesses hashed ({busy[0]} refused as busy)")
+        print(f"guesses hashed during each cpu reply: {counts}; in all {hashed[0]} hashed "
+              f"({busy[0]} refused as busy)")
         assert hashed[0] >= 3, hashed[0]  # the attack really ran
-        assert max(times) < 3.0, times
+        # 20 logins wait for the one hash thread all the time. A CPU move queued behind them
+        # would wait for about 20 hashes; one on its own pool answers within a hash or two.
+        assert max(counts) <= 6, counts
         assert server.stop() == 0
     finally:
         stop.set()
