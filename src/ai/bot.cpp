@@ -182,6 +182,21 @@ bool is_bot_name(std::string_view name) {
   return false;
 }
 
+bool is_bot_for(std::string_view name, const Game& game) {
+  const std::string key = to_lower(trim(name));
+  if (key == "random" || key == "greedy" || level_of(key).has_value()) return true;
+  for (const std::string& player : game.info().builtin_players) {
+    if (key == to_lower(player)) return true;
+  }
+  return false;
+}
+
+std::string bot_names_for(const Game& game) {
+  std::string names = "random, greedy, ";
+  for (const std::string& player : game.info().builtin_players) names += player + ", ";
+  return names + "1, 2, 3, 4, 5 (or level1..level5)";
+}
+
 std::unique_ptr<Bot> make_bot(std::string_view name, std::uint64_t seed) {
   BotOptions options;
   options.seed = seed;

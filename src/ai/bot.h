@@ -55,4 +55,12 @@ bool is_bot_name(std::string_view name);
 // The accepted bot names, for messages: "random, greedy, classic, 1, 2, 3, 4, 5".
 std::string bot_names();
 
+// True if `name` is a bot that plays `game`: random, greedy, 1..5 for every game; a game's own
+// player (GameInfo::builtin_players, e.g. Biloba's `classic`) only for that game.
+bool is_bot_for(std::string_view name, const Game& game);
+
+// The bots that play `game`, for messages: "random, greedy, 1, 2, 3, 4, 5 (or level1..level5)",
+// with its own players after greedy ("random, greedy, classic, 1, ...").
+std::string bot_names_for(const Game& game);
+
 }  // namespace plateau

@@ -20,6 +20,11 @@ class UsageError : public std::runtime_error {
 // unreadable file, RecordError/OptionError for bad contents.
 ReplayedGame load_position(const std::string& game_spec, const std::string& record_path);
 
+// The error for a list of seats (`what`: "--seats", "BOTS") of `got` entries where `game` has
+// another number of seats; it names the option that sets the count: "--seats needs 2 entries
+// for biloba, got 3; for 3 seats name the game 'biloba(players=3)'".
+std::string seat_count_message(const std::string& what, std::size_t got, const Game& game);
+
 // Whole contents of `path` ("-" = standard input); throws UsageError if it cannot be read.
 std::string read_input(const std::string& path);
 

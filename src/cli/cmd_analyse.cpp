@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "ai/bot.h"
+#include "cli/cli_checks.h"
 #include "cli/cli_common.h"
 #include "core/text.h"
 
@@ -26,8 +27,9 @@ void run_analyse(const AnalyseOptions& opt) {
     std::cout << "The game is over. " << state.result_text() << "\n";
     return;
   }
-  if (!is_bot_name(opt.bot)) {
-    throw UsageError("unknown bot '" + opt.bot + "'; bots are: " + bot_names());
+  if (!is_bot_for(opt.bot, *g.game)) {
+    throw UsageError("unknown bot '" + opt.bot + "' for " + g.game->name() + "; its bots are " +
+                     bot_names_for(*g.game));
   }
   BotOptions bo;
   bo.seed = opt.seed;
@@ -69,7 +71,7 @@ void add_analyse_command(CLI::App& app) {
   cmd->add_option("--record", opt->record, "Record of the position ('-' = standard input)");
   cmd->add_option("--bot", opt->bot, "Bot that analyses: greedy, 1..5, ...")->capture_default_str();
   cmd->add_option("--movetime", opt->movetime, "Cap in milliseconds (0 = none)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number_in(0, 86400000));
   cmd->add_option("--seed", opt->seed, "Bot seed")->capture_default_str();
   cmd->footer("Example: plateau analyse bohnduell --record game.record --bot 5");
   cmd->callback([opt] { run_analyse(*opt); });

@@ -9,6 +9,7 @@
 
 #include "ai/bot.h"
 #include "ai/match.h"
+#include "cli/cli_checks.h"
 #include "cli/cli_common.h"
 #include "cli/progress.h"
 #include "core/registry.h"
@@ -33,8 +34,15 @@ struct MatchOptions {
 void run_match_command(const MatchOptions& opt) {
   ai::MatchConfig config;
   config.game = make_game(opt.game);
+  const Game& game = *config.game;
+  if (opt.bots.size() != static_cast<std::size_t>(game.num_seats())) {
+    throw UsageError(seat_count_message("BOTS", opt.bots.size(), game));
+  }
   for (const std::string& b : opt.bots) {
-    if (!is_bot_name(b)) throw UsageError("unknown bot '" + b + "'; bots are: " + bot_names());
+    if (!is_bot_for(b, game)) {
+      throw UsageError("unknown bot '" + b + "' for " + game.name() + "; its bots are " +
+                       bot_names_for(game));
+    }
     config.bots.push_back(to_lower(trim(b)));
   }
   config.games = opt.games;
@@ -95,22 +103,22 @@ void add_match_command(CLI::App& app) {
   cmd->add_option("BOTS", opt->bots, "One bot per seat: random, greedy, 1..5, classic")->required();
   cmd->add_option("--games", opt->games, "Number of games")
       ->capture_default_str()
-      ->check(CLI::Range(1, 1000000));
+      ->check(whole_number_in(1, 1000000));
   cmd->add_option("--threads", opt->threads, "Games played at the same time")
       ->capture_default_str()
-      ->check(CLI::Range(1, 256));
+      ->check(whole_number_in(1, 256));
   cmd->add_option("--seed", opt->seed, "Match seed (bots are seeded per game and seat)")
       ->capture_default_str();
   cmd->add_option("--movetime", opt->movetime, "Cap per move in milliseconds (0 = none)")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number_in(0, 86400000));
   cmd->add_option("--max-plies", opt->max_plies, "Stop a game after this many plies (a draw)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 10000000));
+      ->check(whole_number_in(1, 10000000));
   cmd->add_option("--opening-plies", opt->opening_plies,
                   "Random plies before the bots play (the same opening from every seat)")
       ->capture_default_str()
-      ->check(CLI::Range(0, 1000));
+      ->check(whole_number_in(0, 1000));
   cmd->add_option("--records", opt->records, "Directory for the game records ('' = none)")
       ->capture_default_str();
   cmd->footer("Example: plateau match bohnduell 5 greedy --games 100 --threads 2");

@@ -2,6 +2,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "cli/cli_checks.h"
 #include "cli/cli_common.h"
 #include "core/perft.h"
 
@@ -16,7 +17,7 @@ void add_perft_command(CLI::App& app) {
   cmd->add_option("GAME", *game, "Game spec, e.g. 'bohnduell(supply=20)'")->required();
   cmd->add_option("DEPTH", *depth, "Deepest ply count (1..64)")
       ->required()
-      ->check(CLI::Range(1, 64));
+      ->check(whole_number_in(1, 64));
   cmd->add_option("--record", *record, "Record file to replay first ('-' = standard input)");
   cmd->add_flag("--time", *timing, "Also print the time of each depth in ms (stderr)");
   cmd->footer("Example: plateau perft 'bohnduell(supply=20)' 6\nPrints 'DEPTH COUNT' lines.");

@@ -5,6 +5,7 @@
 #include <iostream>
 
 #include "ai/bot.h"
+#include "cli/cli_checks.h"
 #include "cli/cli_common.h"
 #include "core/error.h"
 #include "core/text.h"
@@ -53,15 +54,14 @@ void run_play(const PlayOptions& opt) {
   std::vector<std::string> kinds;
   for (std::string_view s : split(opt.seats, ',')) kinds.push_back(to_lower(trim(s)));
   if (static_cast<int>(kinds.size()) != n) {
-    throw UsageError("--seats needs " + std::to_string(n) + " entries for " + game.spec() +
-                     ", got " + std::to_string(kinds.size()));
+    throw UsageError(seat_count_message("--seats", kinds.size(), game));
   }
   std::vector<std::unique_ptr<Bot>> bots(n);
   for (int s = 0; s < n; ++s) {
     if (kinds[s] == "human") continue;
-    if (!is_bot_name(kinds[s])) {
-      throw UsageError("bad seat '" + kinds[s] + "': expected human or a bot (" + bot_names() +
-                       ")");
+    if (!is_bot_for(kinds[s], game)) {
+      throw UsageError("bad seat '" + kinds[s] + "': expected human or a bot that plays " +
+                       game.name() + " (" + bot_names_for(game) + ")");
     }
     BotOptions bo;
     bo.seed = opt.seed + static_cast<std::uint64_t>(s);
@@ -171,7 +171,7 @@ void add_play_command(CLI::App& app) {
   cmd->add_option("--save", opt->save, "Where to save the record (default GAME-DATE-TIME.record)");
   cmd->add_option("--seed", opt->seed, "Seed for the bots")->capture_default_str();
   cmd->add_option("--movetime", opt->movetime, "Cap per bot move in milliseconds (0 = none)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number_in(0, 86400000));
   cmd->footer("Example: plateau play bohnduell --seats human,random --save mygame.record");
   cmd->callback([opt] { run_play(*opt); });
 }

@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "ai/bot.h"
+#include "cli/cli_checks.h"
 #include "cli/cli_common.h"
 #include "cli/progress.h"
 #include "core/registry.h"
@@ -194,7 +195,7 @@ void add_solve_command(CLI::App& app) {
   cmd->add_option("GAME", opt->game, "Game spec, e.g. bohnduell or 'bohnduell(steal_scope=any)'")
       ->required();
   cmd->add_option("--supply", opt->supply, "Starting supply N (overrides GAME's)")
-      ->check(CLI::Range(1, 63));
+      ->check(whole_number_in(1, 63));
   cmd->add_option("--out", opt->out,
                   "Table file to write (default: the table directory, where level 5 finds it; "
                   "$PLATEAU_TABLES or ~/.local/share/plateau/tables)");
@@ -202,7 +203,7 @@ void add_solve_command(CLI::App& app) {
   cmd->add_option("--table", opt->table, "Load this table instead of solving");
   cmd->add_option("--verify", opt->verify,
                   "Then check level 5 against the table on this many random reachable positions")
-      ->check(CLI::NonNegativeNumber);
+      ->check(whole_number_in(0, 100000000));
   cmd->add_option("--seed", opt->seed, "Seed of the random positions and the bot")
       ->capture_default_str();
   cmd->footer("Example: plateau solve bohnduell --supply 12 --no-save");

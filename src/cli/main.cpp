@@ -2,6 +2,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "cli/cli_checks.h"
 #include "cli/cli_common.h"
 #include "core/error.h"
 #include "games/register.h"
@@ -21,6 +22,11 @@ int main(int argc, char** argv) {
   plateau::cli::add_solve_command(app);
   plateau::cli::add_serve_command(app);
   plateau::cli::add_mail_in_command(app);
+  plateau::cli::add_version(app);
+  if (auto message = plateau::cli::unknown_command(app, argc, argv)) {
+    std::cerr << "plateau: " << *message << " (try --help)\n";
+    return 2;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -1,5 +1,6 @@
 #include "core/text.h"
 
+#include <algorithm>
 #include <cctype>
 
 namespace plateau {
@@ -119,6 +120,46 @@ std::string latin1_to_utf8(std::string_view text) {
     }
   }
   return out;
+}
+
+namespace {
+
+// Optimal string alignment distance: Levenshtein plus the swap of two neighbouring letters
+// ("gmaes" is one edit from "games"), the commonest typing slip.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t change = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + change});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) {
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+      }
+    }
+  }
+  return d[a.size()][b.size()];
+}
+
+}  // namespace
+
+std::string closest_word(std::string_view word, const std::vector<std::string>& candidates) {
+  // Only short inputs are compared: the table is |word| x |candidate| and a hint for a
+  // 10 kB argument is no help to anyone.
+  if (word.empty() || word.size() > 64) return "";
+  const std::string w = to_lower(word);
+  std::string best;
+  std::size_t best_distance = 3;
+  for (const std::string& c : candidates) {
+    if (c.size() > 64) continue;
+    const std::size_t d = edit_distance(w, to_lower(c));
+    if (d < best_distance && 2 * d < w.size()) {
+      best = c;
+      best_distance = d;
+    }
+  }
+  return best;
 }
 
 }  // namespace plateau

@@ -32,6 +32,10 @@ std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes);
 // 0.9.3 client sends names in the machine's 8-bit encoding, Latin-1 on the Debian systems of its
 // time; the .blb dump keeps the wire bytes.
 std::string latin1_to_utf8(std::string_view text);
+// The word of `candidates` closest to `word` for a "did you mean" hint: the one with the fewest
+// single-letter edits (insert, delete, change, swap of two neighbours; case ignored), if that
+// number is at most 2 and less than half of `word`'s length; else "". Ties go to the earlier.
+std::string closest_word(std::string_view word, const std::vector<std::string>& candidates);
 // True if `text` starts with `prefix`.
 inline bool starts_with(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;

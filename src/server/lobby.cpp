@@ -287,8 +287,16 @@ void Lobby::cmd_challenge(Ctx& ctx, const Command& c) {
   for (const auto& f : c.flags) opts.push_back(f);  // --winningways: a preset
   auto game = make_game(c.game, join(opts, ","));
   if (static_cast<int>(c.args.size()) != game->num_seats()) {
+    const GameInfo& info = game->info();
+    const std::size_t got = c.args.size();
+    std::string hint;
+    if (!info.seat_count_option.empty() && got >= static_cast<std::size_t>(info.min_seats) &&
+        got <= static_cast<std::size_t>(info.max_seats)) {
+      hint = "; for " + std::to_string(got) + " players add -" + info.seat_count_option + "=" +
+             std::to_string(got);
+    }
     throw CommandError(game->spec() + " needs " + std::to_string(game->num_seats()) +
-                       " players, got " + std::to_string(c.args.size()));
+                       " players, got " + std::to_string(got) + hint);
   }
   std::vector<SeatOwner> seats;
   bool me = false;
@@ -296,9 +304,9 @@ void Lobby::cmd_challenge(Ctx& ctx, const Command& c) {
     const std::string lower = to_lower(who);
     if (starts_with(lower, "cpu:")) {
       const std::string level = lower.substr(4);
-      if (!is_bot_name(level)) {
-        make_bot(level, 0);  // throws OptionError listing the levels
-        throw CommandError("unknown CPU level '" + level + "'");
+      if (!is_bot_for(level, *game)) {
+        throw CommandError("bad CPU level: '" + level.substr(0, 30) + "' does not play " +
+                           game->name() + "; its computer players are " + bot_names_for(*game));
       }
       seats.push_back({SeatKind::kCpu, level});
       continue;

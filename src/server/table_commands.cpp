@@ -163,13 +163,10 @@ void Table::cmd_join(Tx& tx, const Command& c) {
                        (board_ ? "" : "; /reset to set up a new one"));
   }
   if (!level.empty()) {
-    if (!is_bot_name(level)) {
-      try {
-        make_bot(level, 0);
-      } catch (const std::exception& e) {
-        throw CommandError(std::string("bad CPU level: ") + e.what());
-      }
-      throw CommandError("unknown CPU level '" + level + "'");
+    if (!is_bot_for(level, *game_)) {
+      // The level was lower-cased from the command; cut it so that a long one is not echoed.
+      throw CommandError("bad CPU level: '" + level.substr(0, 30) + "' does not play " +
+                         game_->name() + "; its computer players are " + bot_names_for(*game_));
     }
     if (table_flags_.count("host") && !same_name(tx.caller.user, creator_)) {
       throw CommandError("only the table chief (" + creator_ + ") may seat a computer player");

@@ -83,9 +83,9 @@ bad "illegal biloba move" "plateau: line 2: move 1 (e7-e5) is illegal: e7-e5 is 
 printf '[Game "phutball"]\n1. H11 2. H10-H12 3. H12\n' > "$tmp/pbad.record"
 bad "illegal phutball move" "plateau: line 2: move 3 (H12) is illegal: point occupied: H12 holds the ball" moves phutball --record "$tmp/pbad.record"
 bad "bad phutball handicap" "plateau: bad value '9' for option handicap: expected a multiple of 0.5 from -8.5 to 8.5" board 'phutball(handicap=9)'
-bad "perft depth" "plateau: DEPTH: Value 0 not in range 1 to 64 (try --help)" perft bohnduell 0
+bad "perft depth" "plateau: DEPTH: must be a whole number from 1 to 64, got '0' (try --help)" perft bohnduell 0
 bad "no subcommand" "plateau: A subcommand is required (try --help)"
-bad "bad seats" "plateau: --seats needs 2 entries for bohnduell, got 1" play bohnduell --seats human
+bad "bad seats" "plateau: --seats needs 2 entries for bohnduell, got 1 (bohnduell always has 2 seats)" play bohnduell --seats human
 
 "$plateau" --help >/dev/null; check "help status" "0" "$?"
 "$plateau" play --help | grep -q -- "--seats"; check "play help mentions --seats" "0" "$?"
@@ -126,9 +126,11 @@ check "match record replays" "" "$("$plateau" moves 'bohnduell(supply=6)' --reco
 bad "solve other games" "plateau: no exact solver for phutball: only bohnduell can be solved" solve phutball
 check "classic in a match" "classic         2      2      0      0      2.0  100.0%" \
   "$("$plateau" match biloba classic random --games 2 --records '' 2>/dev/null | sed -n 3p)"
-bad "classic needs biloba" "plateau: bohnduell has no 'classic' player" match bohnduell classic random --games 1 --records ''
-bad "match unknown bot" "plateau: unknown bot '7'; bots are: random, greedy, classic (biloba), 1, 2, 3, 4, 5 (or level1..level5)" match bohnduell 1 7
-bad "match seat count" "plateau: bohnduell has 2 seats: give 2 bots, not 3" match bohnduell 1 2 3 --records ''
+bad "classic needs biloba" "plateau: unknown bot 'classic' for bohnduell; its bots are random, greedy, 1, 2, 3, 4, 5 (or level1..level5)" match bohnduell classic random --games 1 --records ''
+bad "match unknown bot" "plateau: unknown bot '7' for biloba; its bots are random, greedy, classic, 1, 2, 3, 4, 5 (or level1..level5)" match biloba 1 7
+bad "match seat count" "plateau: BOTS needs 2 entries for bohnduell, got 3 (bohnduell always has 2 seats)" match bohnduell 1 2 3 --records ''
+bad "match seat count names the option" "plateau: BOTS needs 2 entries for biloba, got 3; for 3 seats name the game 'biloba(players=3)'" match biloba 1 2 3 --records ''
+bad "match seat count out of range" "plateau: BOTS needs 2 entries for biloba, got 5 (biloba has 2 to 4 seats, set by its option 'players')" match biloba 1 2 3 4 5 --records ''
 
 printf '[Game "bohnduell"]\n[Options "supply=8"]\nA:S4 B:S4\n' > "$tmp/a.record"
 expected_analysis='Position after 2 moves, A to move.
@@ -141,7 +143,19 @@ check "analyse greedy" "Best move: S1" "$("$plateau" analyse bohnduell --record 
 
 "$plateau" play 'bohnduell(supply=4)' --seats 5,greedy --save "$tmp/p.record" < /dev/null > "$tmp/p.out"
 check "play with a level and a bot name" "A:S4 B:S1 A:S4 B:pass A:S3" "$(sed -n '$p' "$tmp/p.record")"
-bad "play with an unknown bot" "plateau: bad seat 'expert': expected human or a bot (random, greedy, classic (biloba), 1, 2, 3, 4, 5 (or level1..level5))" play bohnduell --seats human,expert
+bad "play with an unknown bot" "plateau: bad seat 'expert': expected human or a bot that plays bohnduell (random, greedy, 1, 2, 3, 4, 5 (or level1..level5))" play bohnduell --seats human,expert
+bad "play with classic outside biloba" "plateau: bad seat 'classic': expected human or a bot that plays bohnduell (random, greedy, 1, 2, 3, 4, 5 (or level1..level5))" play bohnduell --seats human,classic
+bad "play seat count names the option" "plateau: --seats needs 2 entries for biloba, got 3; for 3 seats name the game 'biloba(players=3)'" play biloba --seats human,human,human
+bad "analyse with classic outside biloba" "plateau: unknown bot 'classic' for phutball; its bots are random, greedy, 1, 2, 3, 4, 5 (or level1..level5)" analyse phutball --bot classic
+
+# The command line itself (issue 19 item 4).
+check "version" "plateau 0.1.0" "$("$plateau" --version)"
+check "version in a subcommand's help" "plateau 0.1.0" "$("$plateau" perft --help | tail -n 1)"
+bad "unknown subcommand names the closest" "plateau: unknown command 'gmaes'; did you mean 'games'? (try --help)" gmaes
+bad "unknown subcommand lists the commands" "plateau: unknown command 'xyzzy'; the commands are games, moves, board, perft, play, match, analyse, solve, serve, mail-in (try --help)" xyzzy
+bad "a numeric argument says its range" "plateau: DEPTH: must be a whole number from 1 to 64, got 'x' (try --help)" perft phutball x
+bad "a numeric option says its range" "plateau: --games: must be a whole number from 1 to 1000000, got '0' (try --help)" match bohnduell 1 2 --games 0
+bad "a record of another game says which" "plateau: the record is a bohnduell game, not biloba" board biloba --record "$tmp/r1.record"
 
 if [ $failures -ne 0 ]; then echo "$failures failure(s)"; exit 1; fi
 echo "all cli checks passed"

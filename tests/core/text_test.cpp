@@ -56,6 +56,21 @@ TEST(Text, Latin1ToUtf8) {
   EXPECT_TRUE(valid_utf8(latin1_to_utf8(std::string("\x00\x7F\x80\xFF", 4))));
 }
 
+TEST(Text, ClosestWordSuggestsOnlyNearMisses) {
+  const std::vector<std::string> commands = {"games", "moves", "board", "perft", "play",
+                                             "match", "serve", "solve"};
+  EXPECT_EQ(closest_word("gmaes", commands), "games");   // two letters swapped: one edit
+  EXPECT_EQ(closest_word("GAMES", commands), "games");   // case ignored
+  EXPECT_EQ(closest_word("serv", commands), "serve");    // one letter missing
+  EXPECT_EQ(closest_word("sovle", commands), "solve");
+  EXPECT_EQ(closest_word("boad", commands), "board");
+  EXPECT_EQ(closest_word("xyzzy", commands), "");        // nothing near
+  EXPECT_EQ(closest_word("pl", commands), "");           // 2 edits from "play": not < half of 2
+  EXPECT_EQ(closest_word("", commands), "");
+  EXPECT_EQ(closest_word(std::string(100, 'g'), commands), "");
+  EXPECT_EQ(closest_word("mtach", commands), "match");
+}
+
 // The generator must give the same numbers on every machine: records of bot games and
 // reproducible matches depend on it.
 TEST(Random, SequenceIsFixedForASeed) {

@@ -53,6 +53,10 @@ def test_bad_input_changes_nothing():
             (bob, "/reset", r"boards cannot be reset"),
             (mallory, "/open bohnduell", None),
             (mallory, "/join cpu:nosuchbot 2", r"bad CPU level: .*nosuchbot"),
+            # Biloba's own player does not play BohnDuell: refused when seated, not at its turn.
+            (mallory, "/join cpu:classic 2",
+             r"bad CPU level: 'classic' does not play bohnduell; its computer players are "
+             r"random, greedy, 1, 2, 3, 4, 5 \(or level1\.\.level5\)$"),
             (mallory, "/join cpu:random", r"usage: /join cpu:LEVEL SEAT"),
             (mallory, "/join 3", r"no seat '3'; seats are 1..2"),
             (mallory, "/option supply=99", r"supply"),
@@ -62,6 +66,9 @@ def test_bad_input_changes_nothing():
             (bob, "bohnduell challenge -supply=0 alice bob", r"supply"),
             (bob, "bohnduell challenge alice", r"usage: GAME challenge"),
             (bob, "bohnduell challenge alice carol", r"no user named 'carol'"),
+            (bob, "bohnduell challenge bob cpu:classic", r"'classic' does not play bohnduell"),
+            (bob, "biloba challenge bob alice cpu:2",
+             r"biloba needs 2 players, got 3; for 3 players add -players=3$"),
             (bob, "bohnduell challenge alice mallory", r"you must be one of the players"),
             (bob, "nosuchgame challenge alice bob", r"unknown game 'nosuchgame'"),
             (bob, "bohnduell challenge -bogus=1 alice bob", r"unknown option 'bogus'"),
