@@ -28,16 +28,19 @@ constexpr int kMateBound = kWinScore - 1000;  // scores beyond this are forced w
 
 enum Bound : std::uint8_t { kNone = 0, kExact = 1, kLower = 2, kUpper = 3 };
 
-// An entry is empty while its bound is kNone. All zero bytes is an empty entry, so the table
-// needs no pass writing 24 MB before every search (TtTable).
+// An entry is empty while its bound is kNone, or when it was written before the last forget()
+// (its generation is not the table's). All zero bytes is an empty entry, so the table needs no
+// pass writing 24 MB before every search (TtTable), nor after forget().
 struct TtEntry {
   std::uint64_t key;
   std::int32_t score;
   std::int16_t depth;
   std::uint8_t bound;
   std::uint16_t move_index;  // index in the node's ordered move list, 0xFFFF = none
+  std::uint32_t generation;  // Impl::generation when written (fits the padding: still 24 bytes)
 };
 static_assert(std::is_trivially_default_constructible_v<TtEntry>);
+static_assert(sizeof(TtEntry) == 24);
 
 // The table's memory, all zero. On Linux fresh pages of the kernel, asked for as 2 MB pages
 // (transparent huge pages, advice only): the table is probed at random, and with 4 KB pages
@@ -104,7 +107,9 @@ double score_to_return(int score) {
 struct AlphaBeta::Impl {
   AlphaBetaOptions opt;
   std::unique_ptr<TtTable> tt;
+  std::size_t tt_size = 0;
   std::uint64_t tt_mask = 0;
+  std::uint32_t generation = 0;  // entries of another generation are empty (forget())
   int root_seat = 0;
   int num_seats = 2;
   std::uint64_t key_salt = 0;
@@ -167,7 +172,23 @@ struct AlphaBeta::Impl {
     std::size_t n = 1;
     while (n < opt.tt_entries) n <<= 1;
     tt = std::make_unique<TtTable>(n);
+    tt_size = n;
     tt_mask = n - 1;
+  }
+
+  // The entry of `key` if the table holds one of this generation, else null.
+  const TtEntry* find(std::uint64_t key) const {
+    const TtEntry& e = (*tt)[key & tt_mask];
+    return e.key == key && e.bound != kNone && e.generation == generation ? &e : nullptr;
+  }
+  void store(TtEntry& e, std::uint64_t key, int score, int depth, std::uint8_t bound,
+             std::uint16_t move_index) const {
+    e = TtEntry{key, score, static_cast<std::int16_t>(depth), bound, move_index, generation};
+  }
+
+  void forget() {
+    killers.clear();
+    if (++generation == 0) tt = std::make_unique<TtTable>(tt_size);  // wrapped: fresh zeros
   }
 
   bool out_of_budget() {
@@ -211,15 +232,14 @@ struct AlphaBeta::Impl {
     const OnLine on_line(line, rkey);
 
     const std::uint64_t key = s.hash() ^ key_salt;
-    TtEntry& e = (*tt)[key & tt_mask];
     int tt_move = -1;
-    if (e.key == key && e.bound != kNone) {
-      tt_move = e.move_index == 0xFFFF ? -1 : e.move_index;
-      if (e.depth >= depth) {
-        const int v = from_tt(e.score, ply);
-        if (e.bound == kExact) return v;
-        if (e.bound == kLower && v >= beta) return v;
-        if (e.bound == kUpper && v <= alpha) return v;
+    if (const TtEntry* e = find(key)) {
+      tt_move = e->move_index == 0xFFFF ? -1 : e->move_index;
+      if (e->depth >= depth) {
+        const int v = from_tt(e->score, ply);
+        if (e->bound == kExact) return v;
+        if (e->bound == kLower && v >= beta) return v;
+        if (e->bound == kUpper && v <= alpha) return v;
       }
     }
     std::vector<Move> moves = ordered_moves(s, opt.max_moves);
@@ -268,11 +288,9 @@ struct AlphaBeta::Impl {
         break;
       }
     }
-    e.key = key;
-    e.score = to_tt(best, ply);
-    e.depth = static_cast<std::int16_t>(depth);
-    e.bound = best <= alpha0 ? kUpper : best >= beta ? kLower : kExact;
-    e.move_index = static_cast<std::uint16_t>(best_i);
+    store((*tt)[key & tt_mask], key, to_tt(best, ply), depth,
+          best <= alpha0 ? kUpper : best >= beta ? kLower : kExact,
+          static_cast<std::uint16_t>(best_i));
     return best;
   }
 
@@ -348,12 +366,12 @@ struct AlphaBeta::Impl {
     s->apply(first);
     while (static_cast<int>(pv.size()) < max_len && !s->is_terminal()) {
       const std::uint64_t key = s->hash() ^ key_salt;
-      const TtEntry& e = (*tt)[key & tt_mask];
-      if (e.key != key || e.bound == kNone || e.move_index == 0xFFFF) break;
+      const TtEntry* e = find(key);
+      if (e == nullptr || e->move_index == 0xFFFF) break;
       std::vector<Move> moves = ordered_moves(*s, opt.max_moves);
-      if (e.move_index >= moves.size()) break;
-      pv.push_back(moves[e.move_index]);
-      s->apply(moves[e.move_index]);
+      if (e->move_index >= moves.size()) break;
+      pv.push_back(moves[e->move_index]);
+      s->apply(moves[e->move_index]);
     }
     return pv;
   }
@@ -466,12 +484,7 @@ struct AlphaBeta::Impl {
         result.depth = depth;
         if (!brs) {
           const std::uint64_t key = state.hash() ^ key_salt;
-          TtEntry& e = (*tt)[key & tt_mask];
-          e.key = key;
-          e.score = iter_score;
-          e.depth = static_cast<std::int16_t>(depth);
-          e.bound = kExact;
-          e.move_index = 0xFFFF;
+          store((*tt)[key & tt_mask], key, iter_score, depth, kExact, 0xFFFF);
         }
       }
       if (aborted || std::abs(iter_score) > kMateBound) break;
@@ -496,5 +509,7 @@ AlphaBeta::~AlphaBeta() = default;
 SearchResult AlphaBeta::search(const State& state, const SearchLimits& limits) {
   return impl_->search(state, limits);
 }
+
+void AlphaBeta::forget() { impl_->forget(); }
 
 }  // namespace plateau::ai

@@ -83,6 +83,25 @@ TEST(SearchTree, BilobaTwoPlayers) {
             "depth 4, 100001 nodes, score -934, 17 repetitions");
 }
 
+// After forget() a search visits the tree of a new object (bench/ai_bench.cpp relies on it).
+TEST(SearchTree, ForgetSearchesAsANewObject) {
+  auto start = middle_position("biloba", 10);
+  auto later = start->clone();
+  ai::AlphaBeta used(options());
+  ai::SearchLimits limits;
+  limits.budget = 100'000;
+  const ai::SearchResult first = used.search(*start, limits);
+  later->apply(first.pv[0]);
+  later->apply(first.pv[1]);
+  (void)used.search(*later, limits);
+  used.forget();
+  ai::AlphaBeta fresh(options());
+  EXPECT_EQ(search(used, *later, 100'000), search(fresh, *later, 100'000));
+  // Twice in a row, and at the first position too.
+  used.forget();
+  EXPECT_EQ(search(used, *start, 100'000), summary(*start, first));
+}
+
 TEST(SearchTree, BilobaThreePlayersParanoid) {
   auto s = middle_position("biloba(players=3)", 10);
   ai::AlphaBeta ab(options());
