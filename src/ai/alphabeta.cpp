@@ -11,7 +11,6 @@
 #include <limits>
 #include <optional>
 #include <stdexcept>
-#include <unordered_set>
 
 #include "core/game.h"
 
@@ -80,6 +79,53 @@ class TtTable {
   TtEntry* entries_ = nullptr;
 };
 
+// A set of repetition keys (the game's earlier positions, up to about a thousand), probed at
+// every node: open addressing in a power-of-two table at most half full (an unordered_set
+// divides by its bucket count and follows a node pointer per lookup).
+class KeySet {
+ public:
+  void assign(const std::vector<std::uint64_t>& keys) {
+    std::size_t n = 16;
+    int bits = 4;
+    while (n < 2 * keys.size()) {
+      n <<= 1;
+      ++bits;
+    }
+    slots_.assign(n, 0);
+    shift_ = 64 - bits;
+    has_zero_ = false;
+    empty_ = keys.empty();
+    for (std::uint64_t k : keys) {
+      if (k == 0) {
+        has_zero_ = true;  // 0 marks a free slot: kept aside
+        continue;
+      }
+      std::size_t i = slot(k);
+      while (slots_[i] != 0 && slots_[i] != k) i = (i + 1) & (n - 1);
+      slots_[i] = k;
+    }
+  }
+  bool contains(std::uint64_t k) const {
+    if (empty_) return false;
+    if (k == 0) return has_zero_;
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = slot(k); slots_[i] != 0; i = (i + 1) & mask) {
+      if (slots_[i] == k) return true;
+    }
+    return false;
+  }
+
+ private:
+  // (Multiplied first: a game's default key, hash(), need not be uniform in its low bits.)
+  std::size_t slot(std::uint64_t k) const {
+    return static_cast<std::size_t>((k * 0x9E3779B97F4A7C15ull) >> shift_);
+  }
+  std::vector<std::uint64_t> slots_;
+  int shift_ = 60;
+  bool has_zero_ = false;
+  bool empty_ = true;
+};
+
 int to_tt(int v, int ply) { return v > kMateBound ? v + ply : v < -kMateBound ? v - ply : v; }
 int from_tt(int v, int ply) { return v > kMateBound ? v - ply : v < -kMateBound ? v + ply : v; }
 
@@ -124,13 +170,12 @@ struct AlphaBeta::Impl {
   std::uint64_t next_poll_work = 0;
   // Repetition: the game's earlier positions (State::earlier_positions) and the keys of the
   // positions on the current line from the root; a node repeating either scores as no progress.
-  std::unordered_set<std::uint64_t> earlier;
+  KeySet earlier;
   std::vector<std::uint64_t> line;
   std::uint64_t repetitions = 0;  // nodes scored as repetitions (tests, info)
 
   bool repeats(std::uint64_t key) const {
-    // (An empty set is skipped: its lookup still divides by the bucket count.)
-    return (!earlier.empty() && earlier.count(key) != 0) ||
+    return earlier.contains(key) ||
            std::find(line.begin(), line.end(), key) != line.end();
   }
   // The root seat's score of stopping at `s` for want of progress.
@@ -151,9 +196,8 @@ struct AlphaBeta::Impl {
     WorkBudget b;
     b.limit = root ? kRootMoveWork : kNodeMoveWork;
     if (root) b.stop = [this] { return deadline->expired(); };
-    std::vector<Move> moves = s.bounded_distinct_moves(b);
+    std::vector<Move> moves = s.ordered_distinct_moves(b);
     work += b.used;
-    s.order_moves(moves);
     if (limit > 0 && moves.size() > limit) moves.resize(limit);
     return moves;
   }
@@ -244,50 +288,67 @@ struct AlphaBeta::Impl {
     }
     std::vector<Move> moves = ordered_moves(s, opt.max_moves);
     if (killers.size() <= static_cast<std::size_t>(ply)) killers.resize(ply + 1);
-    // Search order: table move, killer moves, then the game's order.
-    std::vector<int> order;
-    order.reserve(moves.size());
-    if (tt_move >= 0 && tt_move < static_cast<int>(moves.size())) order.push_back(tt_move);
-    for (const Move& k : killers[ply]) {
-      if (k.empty()) continue;
-      for (int i = 0; i < static_cast<int>(moves.size()); ++i) {
-        // (Size and first code rule out nearly every move before the full comparison.)
-        if (moves[i].size() == k.size() && moves[i][0] == k[0] && moves[i] == k &&
-            std::find(order.begin(), order.end(), i) == order.end()) {
-          order.push_back(i);
-        }
-      }
-    }
-    // Only the (at most 3) moves placed first need checking: linear in the move count.
-    const auto first = static_cast<std::ptrdiff_t>(order.size());
-    for (int i = 0; i < static_cast<int>(moves.size()); ++i) {
-      if (std::find(order.begin(), order.begin() + first, i) == order.begin() + first) {
-        order.push_back(i);
-      }
-    }
-
+    const int n = static_cast<int>(moves.size());
     const int alpha0 = alpha;
     int best = -kInf;
-    int best_i = order.front();
-    for (int i : order) {
+    int best_i = 0;
+    // Searches moves[i]; true when the node is done (a cut-off, or the search aborted).
+    auto search_move = [&](int i) {
       auto child = s.clone();
       child->apply(moves[i]);
       const int v = child_value(s, *child, depth - 1, alpha, beta, ply + 1);
-      if (aborted) return 0;
+      if (aborted) return true;
       if (v > best) {
         best = v;
         best_i = i;
       }
       if (v > alpha) alpha = v;
-      if (alpha >= beta) {
-        auto& k = killers[ply];
-        if (!(k[0] == moves[i])) {
-          k[1] = k[0];
-          k[0] = moves[i];
-        }
-        break;
+      if (alpha < beta) return false;
+      auto& k = killers[ply];
+      if (!(k[0] == moves[i])) {
+        k[1] = k[0];
+        k[0] = moves[i];
       }
-    }
+      return true;
+    };
+    // Search order: the table move, the killer moves, then the game's order. Each stage is
+    // found only when the one before it did not cut off (most nodes cut off at their first
+    // move); killers[ply] changes only at this node's own cut-off, so the order is the same as
+    // if it were all listed first.
+    std::array<int, 3> first{};  // the moves searched before the game's order
+    int searched_first = 0;
+    auto done = [&]() {
+      if (tt_move >= 0 && tt_move < n) {
+        first[searched_first++] = tt_move;
+        if (search_move(tt_move)) return true;
+      }
+      for (std::size_t j = 0; j < 2; ++j) {
+        // (killers may grow below this node: no reference into it is kept across a search.)
+        const Move& k = killers[ply][j];
+        if (k.empty()) continue;
+        for (int i = 0; i < n; ++i) {
+          // (Size and first code rule out nearly every move before the full comparison.)
+          if (moves[i].size() != k.size() || moves[i][0] != k[0] || !(moves[i] == k)) continue;
+          if (std::find(first.begin(), first.begin() + searched_first, i) !=
+              first.begin() + searched_first) {
+            continue;
+          }
+          first[searched_first++] = i;
+          if (search_move(i)) return true;
+          break;  // distinct_moves() lists a move once: no other one equals this killer
+        }
+      }
+      for (int i = 0; i < n; ++i) {
+        if (std::find(first.begin(), first.begin() + searched_first, i) !=
+            first.begin() + searched_first) {
+          continue;
+        }
+        if (search_move(i)) return true;
+      }
+      return false;
+    };
+    done();
+    if (aborted) return 0;
     store((*tt)[key & tt_mask], key, to_tt(best, ply), depth,
           best <= alpha0 ? kUpper : best >= beta ? kLower : kExact,
           static_cast<std::uint16_t>(best_i));
@@ -425,8 +486,7 @@ struct AlphaBeta::Impl {
     num_seats = state.game()->num_seats();
     repetitions = 0;
     line.clear();
-    const std::vector<std::uint64_t> history = state.earlier_positions();
-    earlier = std::unordered_set<std::uint64_t>(history.begin(), history.end());
+    earlier.assign(state.earlier_positions());
     // The root is on every line below it.
     const OnLine root_on_line(line, state.repetition_key());
     const bool brs = num_seats > 2 && opt.multi_seat == MultiSeatMode::kBestReply;

@@ -2,7 +2,9 @@
 // order among equal gains, whether it takes the gains from the generator's per-thread memo (a
 // list straight from distinct_moves) or replays the turns (any other list: here the same list
 // reversed, and a list made for another position in between). The oracle applies every turn to a
-// clone and counts pawns.
+// clone and counts pawns. ordered_distinct_moves (biloba_lists.cpp), the search's one-pass list,
+// is bounded_distinct_moves then order_moves exactly: the same list, work and truncation under
+// budgets that cut it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -60,6 +62,16 @@ int check(const std::string& spec, std::uint64_t seed) {
       s->order_moves(reversed);       // replayed
       EXPECT_EQ(reversed, expected_order(*s, std::vector<Move>(plain.rbegin(), plain.rend())))
           << s->serialize();
+      for (std::uint64_t limit : {std::uint64_t{20}, std::uint64_t{200}, std::uint64_t{5'000},
+                                  ~std::uint64_t{0}}) {
+        WorkBudget one_pass{limit};
+        WorkBudget two_calls{limit};
+        std::vector<Move> bounded = s->bounded_distinct_moves(two_calls);
+        s->order_moves(bounded);
+        EXPECT_EQ(s->ordered_distinct_moves(one_pass), bounded) << s->serialize() << " " << limit;
+        EXPECT_EQ(one_pass.used, two_calls.used);
+        EXPECT_EQ(one_pass.truncated, two_calls.truncated);
+      }
       with_gain += !want.empty() && gain_of(*s, want.front()) > 0 ? 1 : 0;
       s->apply(s->playout_move(rng));
     }
