@@ -15,22 +15,11 @@
 #include "games/phutball/phutball_notation.h"
 #include "games/phutball/phutball_rules.h"
 #include "games/register.h"
+#include "middle_position.h"
 
 namespace {
 
 using namespace plateau;
-
-// The start position after `plies` moves of a fixed random game (a typical middle game).
-std::unique_ptr<State> middle_position(const char* spec, int plies) {
-  register_builtin_games();
-  auto s = make_game(spec)->initial_state();
-  Rng rng(12345);
-  for (int i = 0; i < plies && !s->is_terminal(); ++i) {
-    auto moves = s->legal_moves();
-    s->apply(moves[rng.below(static_cast<std::uint32_t>(moves.size()))]);
-  }
-  return s;
-}
 
 void BM_MctsSearch(benchmark::State& st, const char* spec, int plies, int playout_depth) {
   auto s = middle_position(spec, plies);

@@ -13,23 +13,10 @@
 #include <vector>
 
 #include "ai/alphabeta.h"
-#include "core/registry.h"
-#include "games/register.h"
+#include "middle_position.h"  // bench/: the positions of the benchmarks
 
 namespace plateau {
 namespace {
-
-// The position after `plies` moves of the fixed random game of bench/ai_bench.cpp.
-std::unique_ptr<State> middle_position(const char* spec, int plies) {
-  register_builtin_games();
-  auto s = make_game(spec)->initial_state();
-  Rng rng(12345);
-  for (int i = 0; i < plies && !s->is_terminal(); ++i) {
-    auto moves = s->legal_moves();
-    s->apply(moves[rng.below(static_cast<std::uint32_t>(moves.size()))]);
-  }
-  return s;
-}
 
 // "best pv... | nodes N work W depth D | depth D, N nodes, score S[, R repetitions]": the info
 // line without its milliseconds.
@@ -102,27 +89,30 @@ TEST(SearchTree, ForgetSearchesAsANewObject) {
   EXPECT_EQ(search(used, *start, 100'000), summary(*start, first));
 }
 
-TEST(SearchTree, BilobaThreePlayersParanoid) {
-  auto s = middle_position("biloba(players=3)", 10);
-  ai::AlphaBeta ab(options());
-  EXPECT_EQ(search(ab, *s, 50'000),
-            "i7-g7 pv i7-g7 f1-g1 f8-f9 g7-f6 | nodes 50001 work 618630 depth 4 | "
-            "depth 4, 50001 nodes, score -3254");
-}
-
-TEST(SearchTree, BilobaFourPlayersBestReply) {
-  auto s = middle_position("biloba(players=4)", 10);
-  ai::AlphaBeta ab(options(ai::MultiSeatMode::kBestReply));
-  EXPECT_EQ(search(ab, *s, 100'000),
-            "f2-d4 pv f2-d4 | nodes 100001 work 1711613 depth 1 | depth 1, 100001 nodes, score -4298");
-}
-
-TEST(SearchTree, BohnDuell) {
-  auto s = middle_position("bohnduell(supply=20)", 6);
-  ai::AlphaBeta ab(options());
-  EXPECT_EQ(search(ab, *s, 100'000),
-            "S2 pv S2 S4 S1 S4 S3 S4 S3 S4 S1 S4 S4 S4 S4 H4 | nodes 90152 work 167947 depth 14 | "
-            "depth 14, 90152 nodes, score 29986");
+// One search from a new object each: 3 players paranoid, 4 players best-reply, BohnDuell.
+TEST(SearchTree, OtherSeatsAndGames) {
+  struct Case {
+    const char* spec;
+    int plies;
+    ai::MultiSeatMode mode;
+    std::uint64_t nodes;
+    const char* want;
+  };
+  const Case cases[] = {
+      {"biloba(players=3)", 10, ai::MultiSeatMode::kParanoid, 50'000,
+       "i7-g7 pv i7-g7 f1-g1 f8-f9 g7-f6 | nodes 50001 work 618630 depth 4 | "
+       "depth 4, 50001 nodes, score -3254"},
+      {"biloba(players=4)", 10, ai::MultiSeatMode::kBestReply, 100'000,
+       "f2-d4 pv f2-d4 | nodes 100001 work 1711613 depth 1 | depth 1, 100001 nodes, score -4298"},
+      {"bohnduell(supply=20)", 6, ai::MultiSeatMode::kParanoid, 100'000,
+       "S2 pv S2 S4 S1 S4 S3 S4 S3 S4 S1 S4 S4 S4 S4 H4 | nodes 90152 work 167947 depth 14 | "
+       "depth 14, 90152 nodes, score 29986"},
+  };
+  for (const Case& c : cases) {
+    auto s = middle_position(c.spec, c.plies);
+    ai::AlphaBeta ab(options(c.mode));
+    EXPECT_EQ(search(ab, *s, c.nodes), c.want) << c.spec;
+  }
 }
 
 }  // namespace
