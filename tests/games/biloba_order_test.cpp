@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/registry.h"
+#include "games/biloba/biloba_gains.h"
 #include "games/biloba/biloba_game.h"
 #include "games/register.h"
 
@@ -83,6 +84,32 @@ TEST(BilobaOrder, CapturesFirstFromTheMemoOrReplayed) {
   EXPECT_GT(check("biloba", 5), 20);
   EXPECT_GT(check("biloba(players=3)", 6), 20);
   EXPECT_GT(check("biloba(players=4)", 7), 20);
+}
+
+TEST(BilobaOrder, OrderByGainIsTheStableSortInPlace) {
+  // Lists of up to 40 moves with random gains in −2..2 (most 0), winners and losers mixed,
+  // against std::stable_sort by −gain.
+  Rng rng(3);
+  for (int round = 0; round < 2000; ++round) {
+    const std::size_t n = 1 + rng.below(40);
+    std::vector<Move> moves;
+    std::vector<int> gain;
+    std::vector<std::pair<int, std::size_t>> keyed;
+    for (std::size_t i = 0; i < n; ++i) {
+      moves.push_back(Move{static_cast<Move::Code>(i), static_cast<Move::Code>(rng.below(81))});
+      const int g = rng.below(3) == 0 ? static_cast<int>(rng.below(5)) - 2 : 0;
+      gain.push_back(g);
+      if (g != 0) keyed.emplace_back(-g, i);
+    }
+    std::vector<std::size_t> want(n);
+    for (std::size_t i = 0; i < n; ++i) want[i] = i;
+    std::stable_sort(want.begin(), want.end(),
+                     [&](std::size_t a, std::size_t b) { return gain[a] > gain[b]; });
+    std::vector<Move> expected;
+    for (std::size_t i : want) expected.push_back(moves[i]);
+    order_by_gain(moves, keyed);
+    ASSERT_EQ(moves, expected) << "round " << round;
+  }
 }
 
 }  // namespace

@@ -5,7 +5,6 @@
 // which the generator had just played (biloba_game.cpp, biloba_ai.cpp). A pure memo: a gain is
 // a function of the position, the table's pass rule and the turn token, and order_moves takes
 // an entry only for the same position, pass rule and token, replaying anything else.
-#include <algorithm>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -27,27 +26,10 @@ inline int turn_gain(const Position& before, const Position& after, int seat) {
 }
 
 // The stable sort of `moves` by −gain (order_moves), given `keyed`: the (−gain, index) of the
-// moves whose gain is not 0, in index order. The turns that win pawns come first by (−gain,
-// index), then those with gain 0 in their order, then those that lose pawns by (−gain, index).
-// ((key, index) pairs are distinct, so sorting them is the stable sort, without
-// std::stable_sort's buffer.)
-inline void order_by_gain(std::vector<Move>& moves, std::vector<std::pair<int, std::size_t>>& keyed) {
-  if (keyed.empty()) return;  // every key equal: the stable order is the given one
-  std::sort(keyed.begin(), keyed.end());
-  std::vector<Move> sorted;
-  sorted.reserve(moves.size());
-  std::vector<bool> keyed_index(moves.size(), false);
-  for (const auto& k : keyed) keyed_index[k.second] = true;
-  std::size_t k = 0;
-  for (; k < keyed.size() && keyed[k].first < 0; ++k) {
-    sorted.push_back(std::move(moves[keyed[k].second]));
-  }
-  for (std::size_t i = 0; i < moves.size(); ++i) {
-    if (!keyed_index[i]) sorted.push_back(std::move(moves[i]));
-  }
-  for (; k < keyed.size(); ++k) sorted.push_back(std::move(moves[keyed[k].second]));
-  moves = std::move(sorted);
-}
+// moves whose gain is not 0, in index order (it is used up). The turns that win pawns come first
+// by (−gain, index), then those with gain 0 in their order, then those that lose pawns by
+// (−gain, index). In place: only the moves whose place changes are moved (biloba_lists.cpp).
+void order_by_gain(std::vector<Move>& moves, std::vector<std::pair<int, std::size_t>>& keyed);
 
 struct TurnGainMemo {
   bool pass_when_stuck = true;  // the table's rule for a seat without a legal move

@@ -1,5 +1,6 @@
 // Biloba's move lists (core/state.h): every turn token, one token per resulting position within
 // a work budget, and that list in the search's order (captures first) made in the same pass.
+#include <algorithm>
 #include <limits>
 #include <utility>
 
@@ -55,6 +56,43 @@ std::vector<Move> distinct_turns(const Position& pos, bool pass_when_stuck, Work
 }
 
 }  // namespace
+
+void order_by_gain(std::vector<Move>& moves, std::vector<std::pair<int, std::size_t>>& keyed) {
+  const std::size_t k = keyed.size();
+  if (k == 0) return;  // every key equal: the stable order is the given one
+  std::size_t winners = 0;
+  for (const auto& key : keyed) winners += key.first < 0 ? 1 : 0;
+  // The keyed moves out, in index order; keyed[j] becomes (key, j), which sorts as (key, index).
+  std::vector<Move> out;
+  out.reserve(k);
+  for (std::size_t j = 0; j < k; ++j) {
+    out.push_back(std::move(moves[keyed[j].second]));
+  }
+  // The moves with gain 0 keep their order, between the winners and the losers: one between
+  // keyed j − 1 and keyed j moves by winners − j. That shift falls as j grows, so those moving
+  // right are moved from the right and those moving left from the left, each onto a free place.
+  auto segment = [&](std::size_t j) {  // [begin, end) of the moves between keyed j − 1 and j
+    const std::size_t begin = j == 0 ? 0 : keyed[j - 1].second + 1;
+    const std::size_t end = j == k ? moves.size() : keyed[j].second;
+    return std::pair{begin, end};
+  };
+  for (std::size_t j = winners; j-- > 0;) {
+    const auto [begin, end] = segment(j);
+    const std::size_t shift = winners - j;
+    for (std::size_t i = end; i-- > begin;) moves[i + shift] = std::move(moves[i]);
+  }
+  for (std::size_t j = winners + 1; j <= k; ++j) {
+    const auto [begin, end] = segment(j);
+    const std::size_t shift = j - winners;
+    for (std::size_t i = begin; i < end; ++i) moves[i - shift] = std::move(moves[i]);
+  }
+  for (std::size_t j = 0; j < k; ++j) keyed[j].second = j;
+  std::sort(keyed.begin(), keyed.end());
+  for (std::size_t p = 0; p < winners; ++p) moves[p] = std::move(out[keyed[p].second]);
+  for (std::size_t p = winners; p < k; ++p) {
+    moves[moves.size() - k + p] = std::move(out[keyed[p].second]);
+  }
+}
 
 std::vector<Move> BilobaState::legal_moves() const {
   std::vector<Move> moves;
