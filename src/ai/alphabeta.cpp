@@ -12,6 +12,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "ai/key_set.h"
 #include "core/game.h"
 
 #if defined(__linux__)
@@ -77,53 +78,6 @@ class TtTable {
   void* base_ = nullptr;
   std::size_t mapped_ = 0;
   TtEntry* entries_ = nullptr;
-};
-
-// A set of repetition keys (the game's earlier positions, up to about a thousand), probed at
-// every node: open addressing in a power-of-two table at most half full (an unordered_set
-// divides by its bucket count and follows a node pointer per lookup).
-class KeySet {
- public:
-  void assign(const std::vector<std::uint64_t>& keys) {
-    std::size_t n = 16;
-    int bits = 4;
-    while (n < 2 * keys.size()) {
-      n <<= 1;
-      ++bits;
-    }
-    slots_.assign(n, 0);
-    shift_ = 64 - bits;
-    has_zero_ = false;
-    empty_ = keys.empty();
-    for (std::uint64_t k : keys) {
-      if (k == 0) {
-        has_zero_ = true;  // 0 marks a free slot: kept aside
-        continue;
-      }
-      std::size_t i = slot(k);
-      while (slots_[i] != 0 && slots_[i] != k) i = (i + 1) & (n - 1);
-      slots_[i] = k;
-    }
-  }
-  bool contains(std::uint64_t k) const {
-    if (empty_) return false;
-    if (k == 0) return has_zero_;
-    const std::size_t mask = slots_.size() - 1;
-    for (std::size_t i = slot(k); slots_[i] != 0; i = (i + 1) & mask) {
-      if (slots_[i] == k) return true;
-    }
-    return false;
-  }
-
- private:
-  // (Multiplied first: a game's default key, hash(), need not be uniform in its low bits.)
-  std::size_t slot(std::uint64_t k) const {
-    return static_cast<std::size_t>((k * 0x9E3779B97F4A7C15ull) >> shift_);
-  }
-  std::vector<std::uint64_t> slots_;
-  int shift_ = 60;
-  bool has_zero_ = false;
-  bool empty_ = true;
 };
 
 int to_tt(int v, int ply) { return v > kMateBound ? v + ply : v < -kMateBound ? v - ply : v; }

@@ -5,6 +5,7 @@
 // fewer list anywhere changes it), the depth completed, the score and the repetitions met. A
 // change here means the search or a game hook visits another tree, so the node rates of
 // docs/PERFORMANCE.md and the levels of docs/AI.md no longer compare.
+// Also the key set the search keeps the game's earlier positions in (ai/key_set.h).
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -13,6 +14,7 @@
 #include <vector>
 
 #include "ai/alphabeta.h"
+#include "ai/key_set.h"
 #include "middle_position.h"  // bench/: the positions of the benchmarks
 
 namespace plateau {
@@ -113,6 +115,25 @@ TEST(SearchTree, OtherSeatsAndGames) {
     ai::AlphaBeta ab(options(c.mode));
     EXPECT_EQ(search(ab, *s, c.nodes), c.want) << c.spec;
   }
+}
+
+TEST(KeySet, HoldsExactlyTheAssignedKeys) {
+  ai::KeySet set;
+  EXPECT_FALSE(set.contains(0));
+  EXPECT_FALSE(set.contains(42));
+  std::vector<std::uint64_t> keys = {0, 42, 42, ~std::uint64_t{0}};
+  for (std::uint64_t i = 1; i <= 1000; ++i) keys.push_back(i * 0x10000);  // equal low bits
+  set.assign(keys);
+  for (std::uint64_t k : keys) EXPECT_TRUE(set.contains(k)) << k;
+  EXPECT_FALSE(set.contains(1));
+  EXPECT_FALSE(set.contains(43));
+  EXPECT_FALSE(set.contains(1001 * 0x10000));
+  set.assign({7});
+  EXPECT_TRUE(set.contains(7));
+  EXPECT_FALSE(set.contains(0));
+  EXPECT_FALSE(set.contains(42));
+  set.assign({});
+  EXPECT_FALSE(set.contains(7));
 }
 
 }  // namespace
