@@ -11,8 +11,8 @@
 #include <limits>
 #include <optional>
 #include <stdexcept>
-#include <unordered_set>
 
+#include "ai/key_set.h"
 #include "core/game.h"
 
 #if defined(__linux__)
@@ -28,16 +28,19 @@ constexpr int kMateBound = kWinScore - 1000;  // scores beyond this are forced w
 
 enum Bound : std::uint8_t { kNone = 0, kExact = 1, kLower = 2, kUpper = 3 };
 
-// An entry is empty while its bound is kNone. All zero bytes is an empty entry, so the table
-// needs no pass writing 24 MB before every search (TtTable).
+// An entry is empty while its bound is kNone, or when it was written before the last forget()
+// (its generation is not the table's). All zero bytes is an empty entry, so the table needs no
+// pass writing 24 MB before every search (TtTable), nor after forget().
 struct TtEntry {
   std::uint64_t key;
   std::int32_t score;
   std::int16_t depth;
   std::uint8_t bound;
   std::uint16_t move_index;  // index in the node's ordered move list, 0xFFFF = none
+  std::uint32_t generation;  // Impl::generation when written (fits the padding: still 24 bytes)
 };
 static_assert(std::is_trivially_default_constructible_v<TtEntry>);
+static_assert(sizeof(TtEntry) == 24);
 
 // The table's memory, all zero. On Linux fresh pages of the kernel, asked for as 2 MB pages
 // (transparent huge pages, advice only): the table is probed at random, and with 4 KB pages
@@ -104,7 +107,9 @@ double score_to_return(int score) {
 struct AlphaBeta::Impl {
   AlphaBetaOptions opt;
   std::unique_ptr<TtTable> tt;
+  std::size_t tt_size = 0;
   std::uint64_t tt_mask = 0;
+  std::uint32_t generation = 0;  // entries of another generation are empty (forget())
   int root_seat = 0;
   int num_seats = 2;
   std::uint64_t key_salt = 0;
@@ -119,13 +124,12 @@ struct AlphaBeta::Impl {
   std::uint64_t next_poll_work = 0;
   // Repetition: the game's earlier positions (State::earlier_positions) and the keys of the
   // positions on the current line from the root; a node repeating either scores as no progress.
-  std::unordered_set<std::uint64_t> earlier;
+  KeySet earlier;
   std::vector<std::uint64_t> line;
   std::uint64_t repetitions = 0;  // nodes scored as repetitions (tests, info)
 
   bool repeats(std::uint64_t key) const {
-    // (An empty set is skipped: its lookup still divides by the bucket count.)
-    return (!earlier.empty() && earlier.count(key) != 0) ||
+    return earlier.contains(key) ||
            std::find(line.begin(), line.end(), key) != line.end();
   }
   // The root seat's score of stopping at `s` for want of progress.
@@ -146,9 +150,8 @@ struct AlphaBeta::Impl {
     WorkBudget b;
     b.limit = root ? kRootMoveWork : kNodeMoveWork;
     if (root) b.stop = [this] { return deadline->expired(); };
-    std::vector<Move> moves = s.bounded_distinct_moves(b);
+    std::vector<Move> moves = s.ordered_distinct_moves(b);
     work += b.used;
-    s.order_moves(moves);
     if (limit > 0 && moves.size() > limit) moves.resize(limit);
     return moves;
   }
@@ -167,7 +170,23 @@ struct AlphaBeta::Impl {
     std::size_t n = 1;
     while (n < opt.tt_entries) n <<= 1;
     tt = std::make_unique<TtTable>(n);
+    tt_size = n;
     tt_mask = n - 1;
+  }
+
+  // The entry of `key` if the table holds one of this generation, else null.
+  const TtEntry* find(std::uint64_t key) const {
+    const TtEntry& e = (*tt)[key & tt_mask];
+    return e.key == key && e.bound != kNone && e.generation == generation ? &e : nullptr;
+  }
+  void store(TtEntry& e, std::uint64_t key, int score, int depth, std::uint8_t bound,
+             std::uint16_t move_index) const {
+    e = TtEntry{key, score, static_cast<std::int16_t>(depth), bound, move_index, generation};
+  }
+
+  void forget() {
+    killers.clear();
+    if (++generation == 0) tt = std::make_unique<TtTable>(tt_size);  // wrapped: fresh zeros
   }
 
   bool out_of_budget() {
@@ -211,68 +230,82 @@ struct AlphaBeta::Impl {
     const OnLine on_line(line, rkey);
 
     const std::uint64_t key = s.hash() ^ key_salt;
-    TtEntry& e = (*tt)[key & tt_mask];
     int tt_move = -1;
-    if (e.key == key && e.bound != kNone) {
-      tt_move = e.move_index == 0xFFFF ? -1 : e.move_index;
-      if (e.depth >= depth) {
-        const int v = from_tt(e.score, ply);
-        if (e.bound == kExact) return v;
-        if (e.bound == kLower && v >= beta) return v;
-        if (e.bound == kUpper && v <= alpha) return v;
+    if (const TtEntry* e = find(key)) {
+      tt_move = e->move_index == 0xFFFF ? -1 : e->move_index;
+      if (e->depth >= depth) {
+        const int v = from_tt(e->score, ply);
+        if (e->bound == kExact) return v;
+        if (e->bound == kLower && v >= beta) return v;
+        if (e->bound == kUpper && v <= alpha) return v;
       }
     }
     std::vector<Move> moves = ordered_moves(s, opt.max_moves);
     if (killers.size() <= static_cast<std::size_t>(ply)) killers.resize(ply + 1);
-    // Search order: table move, killer moves, then the game's order.
-    std::vector<int> order;
-    order.reserve(moves.size());
-    if (tt_move >= 0 && tt_move < static_cast<int>(moves.size())) order.push_back(tt_move);
-    for (const Move& k : killers[ply]) {
-      if (k.empty()) continue;
-      for (int i = 0; i < static_cast<int>(moves.size()); ++i) {
-        // (Size and first code rule out nearly every move before the full comparison.)
-        if (moves[i].size() == k.size() && moves[i][0] == k[0] && moves[i] == k &&
-            std::find(order.begin(), order.end(), i) == order.end()) {
-          order.push_back(i);
-        }
-      }
-    }
-    // Only the (at most 3) moves placed first need checking: linear in the move count.
-    const auto first = static_cast<std::ptrdiff_t>(order.size());
-    for (int i = 0; i < static_cast<int>(moves.size()); ++i) {
-      if (std::find(order.begin(), order.begin() + first, i) == order.begin() + first) {
-        order.push_back(i);
-      }
-    }
-
+    const int n = static_cast<int>(moves.size());
     const int alpha0 = alpha;
     int best = -kInf;
-    int best_i = order.front();
-    for (int i : order) {
+    int best_i = 0;
+    // Searches moves[i]; true when the node is done (a cut-off, or the search aborted).
+    auto search_move = [&](int i) {
       auto child = s.clone();
       child->apply(moves[i]);
       const int v = child_value(s, *child, depth - 1, alpha, beta, ply + 1);
-      if (aborted) return 0;
+      if (aborted) return true;
       if (v > best) {
         best = v;
         best_i = i;
       }
       if (v > alpha) alpha = v;
-      if (alpha >= beta) {
-        auto& k = killers[ply];
-        if (!(k[0] == moves[i])) {
-          k[1] = k[0];
-          k[0] = moves[i];
-        }
-        break;
+      if (alpha < beta) return false;
+      auto& k = killers[ply];
+      if (!(k[0] == moves[i])) {
+        k[1] = k[0];
+        k[0] = moves[i];
       }
-    }
-    e.key = key;
-    e.score = to_tt(best, ply);
-    e.depth = static_cast<std::int16_t>(depth);
-    e.bound = best <= alpha0 ? kUpper : best >= beta ? kLower : kExact;
-    e.move_index = static_cast<std::uint16_t>(best_i);
+      return true;
+    };
+    // Search order: the table move, the killer moves, then the game's order. Each stage is
+    // found only when the one before it did not cut off (most nodes cut off at their first
+    // move); killers[ply] changes only at this node's own cut-off, so the order is the same as
+    // if it were all listed first.
+    std::array<int, 3> first{};  // the moves searched before the game's order
+    int searched_first = 0;
+    auto done = [&]() {
+      if (tt_move >= 0 && tt_move < n) {
+        first[searched_first++] = tt_move;
+        if (search_move(tt_move)) return true;
+      }
+      for (std::size_t j = 0; j < 2; ++j) {
+        // (killers may grow below this node: no reference into it is kept across a search.)
+        const Move& k = killers[ply][j];
+        if (k.empty()) continue;
+        for (int i = 0; i < n; ++i) {
+          // (Size and first code rule out nearly every move before the full comparison.)
+          if (moves[i].size() != k.size() || moves[i][0] != k[0] || !(moves[i] == k)) continue;
+          if (std::find(first.begin(), first.begin() + searched_first, i) !=
+              first.begin() + searched_first) {
+            continue;
+          }
+          first[searched_first++] = i;
+          if (search_move(i)) return true;
+          break;  // distinct_moves() lists a move once: no other one equals this killer
+        }
+      }
+      for (int i = 0; i < n; ++i) {
+        if (std::find(first.begin(), first.begin() + searched_first, i) !=
+            first.begin() + searched_first) {
+          continue;
+        }
+        if (search_move(i)) return true;
+      }
+      return false;
+    };
+    done();
+    if (aborted) return 0;
+    store((*tt)[key & tt_mask], key, to_tt(best, ply), depth,
+          best <= alpha0 ? kUpper : best >= beta ? kLower : kExact,
+          static_cast<std::uint16_t>(best_i));
     return best;
   }
 
@@ -348,12 +381,12 @@ struct AlphaBeta::Impl {
     s->apply(first);
     while (static_cast<int>(pv.size()) < max_len && !s->is_terminal()) {
       const std::uint64_t key = s->hash() ^ key_salt;
-      const TtEntry& e = (*tt)[key & tt_mask];
-      if (e.key != key || e.bound == kNone || e.move_index == 0xFFFF) break;
+      const TtEntry* e = find(key);
+      if (e == nullptr || e->move_index == 0xFFFF) break;
       std::vector<Move> moves = ordered_moves(*s, opt.max_moves);
-      if (e.move_index >= moves.size()) break;
-      pv.push_back(moves[e.move_index]);
-      s->apply(moves[e.move_index]);
+      if (e->move_index >= moves.size()) break;
+      pv.push_back(moves[e->move_index]);
+      s->apply(moves[e->move_index]);
     }
     return pv;
   }
@@ -407,8 +440,7 @@ struct AlphaBeta::Impl {
     num_seats = state.game()->num_seats();
     repetitions = 0;
     line.clear();
-    const std::vector<std::uint64_t> history = state.earlier_positions();
-    earlier = std::unordered_set<std::uint64_t>(history.begin(), history.end());
+    earlier.assign(state.earlier_positions());
     // The root is on every line below it.
     const OnLine root_on_line(line, state.repetition_key());
     const bool brs = num_seats > 2 && opt.multi_seat == MultiSeatMode::kBestReply;
@@ -466,12 +498,7 @@ struct AlphaBeta::Impl {
         result.depth = depth;
         if (!brs) {
           const std::uint64_t key = state.hash() ^ key_salt;
-          TtEntry& e = (*tt)[key & tt_mask];
-          e.key = key;
-          e.score = iter_score;
-          e.depth = static_cast<std::int16_t>(depth);
-          e.bound = kExact;
-          e.move_index = 0xFFFF;
+          store((*tt)[key & tt_mask], key, iter_score, depth, kExact, 0xFFFF);
         }
       }
       if (aborted || std::abs(iter_score) > kMateBound) break;
@@ -496,5 +523,7 @@ AlphaBeta::~AlphaBeta() = default;
 SearchResult AlphaBeta::search(const State& state, const SearchLimits& limits) {
   return impl_->search(state, limits);
 }
+
+void AlphaBeta::forget() { impl_->forget(); }
 
 }  // namespace plateau::ai

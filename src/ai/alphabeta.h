@@ -46,6 +46,13 @@ class AlphaBeta {
   // std::invalid_argument for a terminal state.
   SearchResult search(const State& state, const SearchLimits& limits);
 
+  // Forgets what earlier searches learnt (the transposition table's entries and the killer
+  // moves): the next search visits the tree a new AlphaBeta would, but keeps the table's memory
+  // (no new 24 MB to map and clear). O(1): entries carry the generation they were written in.
+  // A bot keeps its searches' knowledge from move to move and does not call this; a benchmark
+  // that measures one search calls it between searches (bench/ai_bench.cpp).
+  void forget();
+
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -208,10 +208,9 @@ SearchResult Mcts::search(const State& state, const SearchLimits& limits) {
         if (idx != 0 && stored >= options_.max_stored_moves) break;  // memory: play out here
         WorkBudget b{idx == 0 ? kRootMoveWork : kNodeMoveWork};
         if (idx == 0) b.stop = [&deadline] { return deadline.expired(); };
-        node.pending = s->bounded_distinct_moves(b);
+        node.pending = s->ordered_distinct_moves(b);
         work_ += b.used;
         stored += node.pending.size();
-        s->order_moves(node.pending);
         std::reverse(node.pending.begin(), node.pending.end());
         node.expanded = true;
       }
@@ -270,8 +269,7 @@ SearchResult Mcts::search(const State& state, const SearchLimits& limits) {
   if (best < 0) {
     // No iteration ran (budget 0): the first move in the game's order.
     WorkBudget b{kRootMoveWork};
-    std::vector<Move> moves = state.bounded_distinct_moves(b);
-    state.order_moves(moves);
+    std::vector<Move> moves = state.ordered_distinct_moves(b);
     result.best = moves.front();
     result.pv = {result.best};
     result.info = "no search";

@@ -134,6 +134,15 @@ class State {
   // to be best come first; alpha-beta and MCTS expansion follow this order. Must be
   // deterministic. Default: leaves the order unchanged.
   virtual void order_moves(std::vector<Move>& moves) const { (void)moves; }
+  // bounded_distinct_moves(budget) put in order by order_moves(), in one call: the same list,
+  // the same budget spent. The searches ask for this at every node; a game whose generator
+  // knows what order_moves() would look at (Biloba: which turns capture, and how much) overrides
+  // it to skip the second pass. Default: the two calls.
+  virtual std::vector<Move> ordered_distinct_moves(WorkBudget& budget) const {
+    std::vector<Move> moves = bounded_distinct_moves(budget);
+    order_moves(moves);
+    return moves;
+  }
   // A move that ends the game this turn with a win for the seat to move, if the game can find
   // one quickly and exactly (Phutball: a jump path over the goal line). std::nullopt means "none
   // found", which is only a proof of "no win" where the game's documentation says so. Default:

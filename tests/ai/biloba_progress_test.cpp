@@ -71,6 +71,57 @@ TEST(BilobaHistory, KeepsPositionsUntilAPawnIsRemoved) {
   EXPECT_EQ(state(s->serialize())->repetition_key(), s->repetition_key());
 }
 
+int pawns_on_board(const State& s) {
+  int pawns = 0;
+  for (int c = 0; c < pos_of(s).players; ++c) pawns += pos_of(s).count[c];
+  return pawns;
+}
+
+// Applies `m` to `s` and to `want`, the list as one key per turn would hold it (newest first):
+// emptied by a turn that removes a pawn, cut to its newest 512 keys when it holds 1,024.
+void apply_and_track(State& s, const Move& m, std::vector<std::uint64_t>& want) {
+  const int pawns = pawns_on_board(s);
+  const std::uint64_t before = s.repetition_key();
+  s.apply(m);
+  if (pawns_on_board(s) < pawns) {
+    want.clear();
+    return;
+  }
+  if (want.size() >= 1024) want.resize(512);
+  want.insert(want.begin(), before);
+}
+
+TEST(BilobaHistory, LongGamesKeepTheNewestKeysAndClonesTheirOwn) {
+  // The state keeps its newest keys inline and the older ones in shared chunks; at every ply of
+  // random games, and of a shuffle of 2,800 turns, it and clones taken along the way must give
+  // the list of apply_and_track.
+  for (const char* spec : {"biloba", "biloba(players=4)"}) {
+    auto s = start(spec);
+    Rng rng(11);
+    std::vector<std::uint64_t> want;
+    for (int ply = 0; ply < 1000 && !s->is_terminal(); ++ply) {
+      const std::vector<Move> moves = s->legal_moves();
+      apply_and_track(*s, moves[rng.below(static_cast<std::uint32_t>(moves.size()))], want);
+      ASSERT_EQ(s->earlier_positions(), want) << spec << " ply " << ply;
+    }
+  }
+  auto s = state(
+      "##.....##/#.......#/O......../O.O....../....*..../..B....B./........./#.B...B.#/##.....## O "
+      "2",
+      "biloba(no_progress=0)");
+  std::vector<std::uint64_t> want;
+  std::vector<std::pair<std::unique_ptr<State>, std::vector<std::uint64_t>>> clones;
+  for (int ply = 0; ply < 2800; ++ply) {
+    static const char* const kCycle[] = {"a6-b6", "h4-h3", "b6-a6", "h3-h4"};
+    apply_and_track(*s, s->parse_move(kCycle[ply % 4]), want);
+    ASSERT_EQ(s->earlier_positions(), want) << "ply " << ply;
+    if (ply % 97 == 0) clones.emplace_back(s->clone(), want);
+  }
+  // 1,024 keys after 1,024 turns, 513 after the next, then 512 more per cut: 513 + 1,775 % 512.
+  EXPECT_EQ(want.size(), 752u);
+  for (const auto& [c, keys] : clones) EXPECT_EQ(c->earlier_positions(), keys);
+}
+
 TEST(BilobaHistory, AStepAndItsReturnRepeatAPosition) {
   // Orange a6-b6 and back, blue h4-h3 and back: after four turns the position recurs.
   auto s = state(

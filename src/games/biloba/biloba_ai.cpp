@@ -62,24 +62,7 @@ void BilobaState::order_moves(std::vector<Move>& moves) const {
     }
     if (gain != 0) keyed.emplace_back(-gain, i);
   }
-  if (keyed.empty()) return;  // every key equal: the stable order is the given one
-  // The stable sort by −gain: the turns that win pawns by (−gain, index), then those with gain
-  // 0 in their order, then those that lose pawns by (−gain, index). ((key, index) pairs are
-  // distinct, so sorting them is the stable sort, without std::stable_sort's buffer.)
-  std::sort(keyed.begin(), keyed.end());
-  std::vector<Move> sorted;
-  sorted.reserve(moves.size());
-  std::vector<bool> keyed_index(moves.size(), false);
-  for (const auto& k : keyed) keyed_index[k.second] = true;
-  std::size_t k = 0;
-  for (; k < keyed.size() && keyed[k].first < 0; ++k) {
-    sorted.push_back(std::move(moves[keyed[k].second]));
-  }
-  for (std::size_t i = 0; i < moves.size(); ++i) {
-    if (!keyed_index[i]) sorted.push_back(std::move(moves[i]));
-  }
-  for (; k < keyed.size(); ++k) sorted.push_back(std::move(moves[keyed[k].second]));
-  moves = std::move(sorted);
+  order_by_gain(moves, keyed);
 }
 
 Move BilobaState::playout_move(Rng& rng) const {

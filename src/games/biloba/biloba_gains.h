@@ -6,6 +6,7 @@
 // a function of the position, the table's pass rule and the turn token, and order_moves takes
 // an entry only for the same position, pass rule and token, replaying anything else.
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core/move.h"
@@ -23,6 +24,12 @@ inline int turn_gain(const Position& before, const Position& after, int seat) {
   }
   return gain;
 }
+
+// The stable sort of `moves` by −gain (order_moves), given `keyed`: the (−gain, index) of the
+// moves whose gain is not 0, in index order (it is used up). The turns that win pawns come first
+// by (−gain, index), then those with gain 0 in their order, then those that lose pawns by
+// (−gain, index). In place: only the moves whose place changes are moved (biloba_lists.cpp).
+void order_by_gain(std::vector<Move>& moves, std::vector<std::pair<int, std::size_t>>& keyed);
 
 struct TurnGainMemo {
   bool pass_when_stuck = true;  // the table's rule for a seat without a legal move

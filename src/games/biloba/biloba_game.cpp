@@ -1,15 +1,12 @@
 #include "games/biloba/biloba_game.h"
 
 #include <algorithm>
-#include <limits>
 
 #include "core/error.h"
 #include "core/text.h"
 #include "core/zobrist.h"
-#include "games/biloba/biloba_gains.h"
 #include "games/biloba/biloba_movegen.h"
 #include "games/biloba/biloba_notation.h"
-#include "games/biloba/biloba_seen_cells.h"
 
 namespace plateau::biloba {
 
@@ -99,65 +96,6 @@ void BilobaState::update_outcome() {
 }
 
 std::unique_ptr<State> BilobaState::clone() const { return std::make_unique<BilobaState>(*this); }
-
-std::vector<Move> BilobaState::legal_moves() const {
-  std::vector<Move> moves;
-  if (outcome_ != Outcome::kOngoing) return moves;
-  moves.reserve(128);
-  AllChoices all;
-  for_each_turn_fast(
-      pos_, game_->pass_when_stuck(), all,
-      [&moves](int from, int to, int exit) { push_body(moves, from, to, exit); },
-      [&moves](const Turn& t) { moves.push_back(t.token()); });
-  return moves;
-}
-
-std::vector<Move> BilobaState::distinct_moves() const {
-  WorkBudget unbounded{std::numeric_limits<std::uint64_t>::max()};
-  return bounded_distinct_moves(unbounded);
-}
-
-std::vector<Move> BilobaState::bounded_distinct_moves(WorkBudget& budget) const {
-  std::vector<Move> moves;
-  if (outcome_ != Outcome::kOngoing) return moves;
-  moves.reserve(128);
-  // A turn that captures nothing leaves the board as before but for its pawn, so two such turns
-  // reach the same position iff they move the same pawn to the same square (a step or jump and
-  // a centre walk, or two walks: the first in choice order is kept). A turn that captures
-  // changes the pawn counts, so it never reaches the position of one that does not.
-  int last_from = -1;
-  Bits final_seen = 0;
-  SeenCells seen;
-  TurnGainMemo& memo = TurnGainMemo::of_thread();
-  memo.clear();
-  std::uint64_t visited = budget.used;
-  auto stop = [&budget] { return budget.stop && budget.stop(); };
-  BoundedChoices<decltype(stop)> choices(budget.limit, &visited, stop);
-  for_each_turn_fast(
-      pos_, game_->pass_when_stuck(), choices,
-      [&](int from, int to, int exit) {
-        if (from != last_from) {
-          last_from = from;
-          final_seen = 0;
-        }
-        const Bits final_square = bit(exit >= 0 ? exit : to);
-        if (final_seen & final_square) return;
-        final_seen |= final_square;
-        push_body(moves, from, to, exit);
-      },
-      [&](const Turn& t) {
-        // The seat to move next follows from the board, so the cells decide the position.
-        if (!seen.insert(t.position().cell)) return;
-        moves.push_back(t.token());
-        memo.add(t.token(), turn_gain(pos_, t.position(), pos_.to_move));
-      });
-  memo.pass_when_stuck = game_->pass_when_stuck();
-  memo.pos = pos_;
-  memo.valid = true;
-  budget.used = visited;
-  if (choices.halted()) budget.truncated = true;
-  return moves;
-}
 
 void BilobaState::apply(const Move& move) {
   // A turn that is only a move body (it starts with a square: no forced capture, elimination or

@@ -101,6 +101,9 @@ class BilobaState : public State {
   // Turns in choice order, one per resulting position, until budget.limit choices were made
   // (every move × refill order is a path of choices; an 8-pawn capture has 8! refill orders).
   std::vector<Move> bounded_distinct_moves(WorkBudget& budget) const override;
+  // The same list in order_moves()'s order, from the same pass: the generator knows which turns
+  // capture and what they gain (biloba_lists.cpp).
+  std::vector<Move> ordered_distinct_moves(WorkBudget& budget) const override;
   void apply(const Move& move) override;
   std::vector<double> returns() const override;
   // "Result: Orange wins.", "Result: Draw." or "Result: none." (§8); "" before the end. A draw
@@ -153,17 +156,23 @@ class BilobaState : public State {
   // Runs the prefix of steps through a Turn; throws RuleError for a step that is not accepted.
   Turn run_steps(const std::vector<std::string>& steps) const;
 
-  // An immutable list of repetition keys (newest first), shared between clones: apply()
-  // prepends the key of the position it leaves (`before_key`), or empties it when the turn
-  // removed a pawn.
+  // The repetition keys of the earlier positions: apply() adds the key of the position it
+  // leaves (`before_key`), or forgets them all when the turn removed a pawn. The newest
+  // recent_count_ are in recent_ (oldest first), the older ones in an immutable list of chunks
+  // shared between clones; a full recent_ becomes one chunk. (One allocation every kRecent
+  // turns instead of one per turn: a search clones and applies at every node.)
   struct HistoryNode;
+  static constexpr int kRecent = 8;
   void note_turn(std::uint64_t before_key, bool removed_pawn);
+  void flush_recent();
   // key_ = the repetition key of pos_, recomputed (81 cells) or updated for one pawn that went
   // from `from` to `to` while the turn passed from `old_seat` to pos_.to_move. Kept in the
   // state because the search asks for it (and for hash()) at every node.
   void refresh_key();
   void slide_key(int from, int to, int colour, int old_seat);
   std::uint64_t key_ = 0;
+  std::array<std::uint64_t, kRecent> recent_{};
+  int recent_count_ = 0;
   std::shared_ptr<const HistoryNode> history_;
 
   // The game is owned once, through the interface's pointer; game_ is the same object seen as

@@ -7,16 +7,20 @@
 
 namespace plateau::biloba {
 
+// A chunk of the list: keys[0..count), oldest first, then the older chunks.
 struct BilobaState::HistoryNode {
-  std::uint64_t key = 0;
-  int length = 1;  // nodes from this one to the end of the list
+  std::array<std::uint64_t, kRecent> keys{};
+  int count = 0;
+  int length = 0;  // keys in this chunk and the older ones
   std::shared_ptr<const HistoryNode> older;
 };
 
 namespace {
 
 // A list longer than this is cut to its newest kKeep keys (amortised: one copy of kKeep keys
-// every kKeep turns), which bounds its memory and the depth of its recursive destruction.
+// every kKeep turns), which bounds its memory and the depth of its recursive destruction. (The
+// cut is made at the same turns as when the list held one key per node: the searches see the
+// same earlier positions.)
 constexpr int kMaxLength = 1024;
 constexpr int kKeep = 512;
 
@@ -36,26 +40,36 @@ std::uint64_t key_of(const Position& pos) {
 
 }  // namespace
 
+void BilobaState::flush_recent() {
+  if (recent_count_ == 0) return;
+  auto chunk = std::make_shared<HistoryNode>();
+  chunk->keys = recent_;
+  chunk->count = recent_count_;
+  chunk->length = recent_count_ + (history_ ? history_->length : 0);
+  chunk->older = std::move(history_);
+  history_ = std::move(chunk);
+  recent_count_ = 0;
+}
+
 void BilobaState::note_turn(std::uint64_t before_key, bool removed_pawn) {
   if (removed_pawn) {
     history_.reset();  // a capture or an elimination: no earlier position can recur
+    recent_count_ = 0;
     return;
   }
-  std::shared_ptr<const HistoryNode> older = history_;
-  if (older && older->length >= kMaxLength) {
-    std::vector<std::uint64_t> keep;
-    for (const HistoryNode* n = older.get(); n && static_cast<int>(keep.size()) < kKeep;
-         n = n->older.get()) {
-      keep.push_back(n->key);
-    }
-    older.reset();
+  if (recent_count_ + (history_ ? history_->length : 0) >= kMaxLength) {
+    std::vector<std::uint64_t> keep = earlier_positions();  // newest first
+    keep.resize(kKeep);
+    history_.reset();
+    recent_count_ = 0;
     for (auto it = keep.rbegin(); it != keep.rend(); ++it) {
-      older = std::make_shared<const HistoryNode>(
-          HistoryNode{*it, older ? older->length + 1 : 1, older});
+      if (recent_count_ == kRecent) flush_recent();
+      recent_[recent_count_++] = *it;
     }
+    flush_recent();
   }
-  history_ = std::make_shared<const HistoryNode>(
-      HistoryNode{before_key, older ? older->length + 1 : 1, std::move(older)});
+  if (recent_count_ == kRecent) flush_recent();
+  recent_[recent_count_++] = before_key;
 }
 
 void BilobaState::refresh_key() { key_ = key_of(pos_); }
@@ -70,8 +84,12 @@ void BilobaState::slide_key(int from, int to, int colour, int old_seat) {
 std::uint64_t BilobaState::repetition_key() const { return key_; }
 
 std::vector<std::uint64_t> BilobaState::earlier_positions() const {
-  std::vector<std::uint64_t> keys;
-  for (const HistoryNode* n = history_.get(); n; n = n->older.get()) keys.push_back(n->key);
+  std::vector<std::uint64_t> keys;  // newest first
+  keys.reserve(static_cast<std::size_t>(recent_count_ + (history_ ? history_->length : 0)));
+  for (int i = recent_count_ - 1; i >= 0; --i) keys.push_back(recent_[i]);
+  for (const HistoryNode* n = history_.get(); n; n = n->older.get()) {
+    for (int i = n->count - 1; i >= 0; --i) keys.push_back(n->keys[i]);
+  }
   return keys;
 }
 
