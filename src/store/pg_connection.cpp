@@ -154,6 +154,9 @@ void Connection::open() {
     throw ConnectionLost("cannot connect to PostgreSQL at " + redact_url(url_) + ": " +
                          redact_url(why));
   }
+  // Notices ("relation already exists, skipping") are not errors; libpq would print them on
+  // standard error, outside the server's log.
+  PQsetNoticeProcessor(conn_, [](void*, const char*) {}, nullptr);
   Result r = check(PQexec(conn_, "SET synchronous_commit = on"), "SET synchronous_commit");
 }
 
@@ -181,7 +184,8 @@ void Connection::exec(const char* sql) { check(PQexec(conn_, sql), "statement");
 Result Connection::run(const char* sql, const Params& params) {
   auto it = prepared_.find(sql);
   if (it == prepared_.end()) {
-    std::string name = "p" + std::to_string(prepared_.size() + 1);
+    std::string name("p");
+    name += std::to_string(prepared_.size() + 1);
     check(PQprepare(conn_, name.c_str(), sql, static_cast<int>(params.size()), nullptr),
           "prepare");
     it = prepared_.emplace(sql, std::move(name)).first;
