@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   plateau::cli::add_solve_command(app);
   plateau::cli::add_serve_command(app);
   plateau::cli::add_mail_in_command(app);
+  plateau::cli::add_store_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
