@@ -52,6 +52,23 @@ std::string redact_password_settings(std::string s) {
   return s;
 }
 
+// libpq's message of a connection failure, as one line: it may span several ("...refused\n\tIs
+// the server running...?"), and the server passes store errors on to clients line by line.
+std::string libpq_reason(const pg_conn* conn) {
+  std::string out;
+  bool space = false;
+  for (const char* p = conn ? PQerrorMessage(conn) : "out of memory"; *p; ++p) {
+    if (*p == '\n' || *p == '\t' || *p == '\r' || *p == ' ') {
+      space = !out.empty();
+      continue;
+    }
+    if (space) out += ' ';
+    space = false;
+    out += *p;
+  }
+  return redact_url(out);
+}
+
 }  // namespace
 
 std::string redact_url(std::string_view url) {
@@ -149,10 +166,8 @@ void Connection::open() {
   conn_ = PQconnectdbParams(keys, values, 1);
   if (!conn_ || PQstatus(conn_) != CONNECTION_OK) {
     // libpq's message names the host and user, never the password; the URL is redacted.
-    std::string why = conn_ ? PQerrorMessage(conn_) : "out of memory";
-    while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
     throw ConnectionLost("cannot connect to PostgreSQL at " + redact_url(url_) + ": " +
-                         redact_url(why));
+                         libpq_reason(conn_));
   }
   // Notices ("relation already exists, skipping") are not errors; libpq would print them on
   // standard error, outside the server's log.
@@ -169,10 +184,8 @@ Result Connection::check(pg_result* raw, const char* what) {
   const ExecStatusType status = raw ? PQresultStatus(raw) : PGRES_FATAL_ERROR;
   if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return r;
   if (!ok()) {
-    std::string why = PQerrorMessage(conn_);
-    while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
     throw ConnectionLost("lost the connection to PostgreSQL (" + std::string(what) +
-                         "): " + redact_url(why));
+                         "): " + libpq_reason(conn_));
   }
   const char* primary = raw ? PQresultErrorField(raw, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
   const char* state = raw ? PQresultErrorField(raw, PG_DIAG_SQLSTATE) : nullptr;

@@ -38,6 +38,14 @@ class PgCluster:
     def stop(self):
         subprocess.run([SCRIPT, "stop", self.dir], capture_output=True)
 
+    def pause(self):
+        """Stops the server at once (like a crash), keeping its data."""
+        subprocess.run([SCRIPT, "pause", self.dir], capture_output=True, check=True)
+
+    def resume(self):
+        subprocess.run([SCRIPT, "resume", self.dir, str(self.port)], capture_output=True,
+                       check=True)
+
     def url_of(self, database):
         return self.url.rsplit("/", 1)[0] + "/" + database
 

@@ -2,7 +2,8 @@
 """`plateau serve --store postgresql://...` on a real PostgreSQL cluster of its own (issue 16,
 item 1): a game survives SIGKILL and restart; `plateau store copy` moves the database to SQLite
 and back with exact counts; hostile texts (quotes, backslashes, SQL, NUL bytes, long UTF-8)
-are stored unchanged or refused cleanly.
+are stored unchanged or refused cleanly; the database going down under a running server fails
+the moves made meanwhile, and play goes on once it is back.
 Usage: postgres_store_test.py PLATEAU_BINARY"""
 import os
 import sqlite3
@@ -160,6 +161,38 @@ def test_hostile_texts(pg):
         server.stop()
 
 
+def test_database_outage(pg):
+    """PostgreSQL stops under a running server: a move is refused (nobody is told of a move
+    that is not stored), the server goes on, and once the database is back the move is played."""
+    url = pg.new_database("outage")
+    server = Server(BINARY, extra=["--store", url, "--rate", "1000"]).start()
+    try:
+        alice = server.text("alice", "pw-alice", register=True)
+        bob = server.text("bob", "pw-bobby", register=True)
+        alice.send("bohnduell challenge alice bob")
+        alice.expect(r"^New BohnDuell Board 101$")
+        alice.send("move 101 S4#1")
+        alice.expect(r"^bohnduell 101: 1\. A alice S4$")
+        pg.pause()
+        try:
+            bob.send("move 101 S4#2")
+            # One line (libpq's reason spans two), the password hidden.
+            m = bob.expect(r"^error: the move could not be saved \((.*)\); it was not played$")
+            assert m.group(1).startswith("cannot connect to PostgreSQL at postgresql://plateau:***@"
+                                         "127.0.0.1:"), m.group(1)
+            assert m.group(1).endswith("Connection refused Is the server running on that host "
+                                       "and accepting TCP/IP connections?"), m.group(1)
+            assert "alice: S4" not in alice.pending()
+        finally:
+            pg.resume()
+        bob.send("move 101 S4#2")
+        bob.expect(r"^bohnduell 101: 2\. B bob S4$")
+        assert pg.sql(url, "SELECT ply, move FROM moves ORDER BY ply") == [["1", "S4"], ["2", "S4"]]
+        assert server.alive() and server.stop() == 0
+    finally:
+        server.stop()
+
+
 def test_bad_store_url_is_refused_at_start():
     for url, why in [("mysql://u@h/d", "neither sqlite:PATH nor postgresql://"),
                      ("sqlite:", "sqlite: needs a file path")]:
@@ -183,4 +216,5 @@ if __name__ == "__main__":
             run.__name__ = test.__name__
             return run
         run_tests([on_cluster(test_game_survives_sigkill), on_cluster(test_store_copy_both_ways),
-                   on_cluster(test_hostile_texts), test_bad_store_url_is_refused_at_start])
+                   on_cluster(test_hostile_texts), on_cluster(test_database_outage),
+                   test_bad_store_url_is_refused_at_start])
