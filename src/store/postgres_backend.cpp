@@ -152,6 +152,14 @@ constexpr const char* kMigrationLock = "SELECT pg_advisory_xact_lock(1886151028)
 PostgresBackend::PostgresBackend(const std::string& url) : url_(url) {
   try {
     db_ = std::make_unique<pg::Connection>(url_);
+    // Names, chat and boards are UTF-8: a database in another encoding would refuse some of
+    // them at the first write, long after the start.
+    const std::string encoding =
+        db_->run("SELECT current_setting('server_encoding')").text(0, 0);
+    if (encoding != "UTF8") {
+      throw std::runtime_error("the database's encoding is " + encoding +
+                               ", not UTF8 (createdb -E UTF8 -T template0)");
+    }
     migrate();
     pg::Result alive = db_->run("SELECT value FROM server_state WHERE key = 'alive_ms'");
     if (alive.rows() > 0) alive_at_open_ms_ = alive.integer(0, 0);

@@ -30,7 +30,8 @@ class PostgresBackend final : public Backend {
  public:
   // Connects to `url` (postgresql://USER:PASSWORD@HOST:PORT/DB?..., or a libpq key=value
   // string) and applies the missing migrations. Throws std::runtime_error (the URL redacted)
-  // if the server cannot be reached, a migration fails, or the database is of a newer version.
+  // if the server cannot be reached, the database's encoding is not UTF8, a migration fails,
+  // or the database is of a newer version.
   explicit PostgresBackend(const std::string& url);
   ~PostgresBackend() override;
 

@@ -75,6 +75,22 @@ TEST_F(PostgresOnlyTest, AConnectionErrorNamesTheServerButNotThePassword) {
   }
 }
 
+TEST_F(PostgresOnlyTest, ADatabaseNotInUtf8IsRefusedAtOpen) {
+  pg::Connection admin(pg_url());
+  admin.exec("DROP DATABASE IF EXISTS latin");
+  admin.exec("CREATE DATABASE latin ENCODING 'LATIN1' TEMPLATE template0");
+  std::string url = pg_url();
+  url.replace(url.rfind('/'), std::string::npos, "/latin");
+  try {
+    PostgresBackend backend(url);
+    FAIL() << "opened a LATIN1 database";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "cannot open database " + pg::redact_url(url) +
+                  ": the database's encoding is LATIN1, not UTF8 (createdb -E UTF8 -T template0)");
+  }
+}
+
 TEST_F(PostgresOnlyTest, ATextWithANulByteFailsItsBatchAloneAndStoresNothingCut) {
   PostgresBackend backend(pg_url());
   Batch table;
