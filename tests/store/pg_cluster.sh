@@ -18,10 +18,11 @@ as_owner=()
 if [ "$(id -u)" -eq 0 ]; then as_owner=(runuser -u postgres --); fi
 
 # fsync=off: the tests kill processes (plateau, the PostgreSQL server), never the machine, so
-# what PostgreSQL wrote is in the page cache either way; it spares the shared disk.
+# what PostgreSQL wrote is in the page cache either way; it spares the shared disk. A benchmark
+# sets PLATEAU_PG_FSYNC=on (docs/STORE.md).
 start_server() {
   "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-    -o "-p $1 -k $dir -c listen_addresses=127.0.0.1 -c shared_buffers=16MB -c max_connections=40 -c fsync=off" \
+    -o "-p $1 -k $dir -c listen_addresses=127.0.0.1 -c shared_buffers=16MB -c max_connections=40 -c fsync=${PLATEAU_PG_FSYNC:-off}" \
     start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
 }
 
