@@ -8,6 +8,7 @@
 
 #include "store/migrations.h"
 #include "store/pg_connection.h"
+#include "store/savepoints.h"
 
 namespace plateau::store {
 
@@ -307,24 +308,12 @@ GroupOutcome PostgresBackend::commit_group(std::span<const Batch* const> batches
       db_->exec("BEGIN");
     }
     OpWriter writer(*db_);
-    for (std::size_t i = 0; i < batches.size(); ++i) {
-      try {
-        db_->exec("SAVEPOINT batch");
-        for (const Op& op : batches[i]->ops()) std::visit(writer, op);
-        db_->exec("RELEASE SAVEPOINT batch");
-      } catch (const pg::ConnectionLost&) {
-        throw;  // the whole group
-      } catch (...) {
-        out.batch_errors[i] = std::current_exception();
-        try {
-          db_->exec("ROLLBACK TO SAVEPOINT batch");
-          db_->exec("RELEASE SAVEPOINT batch");
-        } catch (...) {
-          out.commit_error = std::current_exception();
-          break;
-        }
-      }
-    }
+    // A lost connection fails the batch and then its ROLLBACK TO: the whole group fails.
+    apply_in_savepoints(
+        batches, out, [&](const char* sql) { db_->exec(sql); },
+        [&](const Batch& batch) {
+          for (const Op& op : batch.ops()) std::visit(writer, op);
+        });
     if (!out.commit_error) {
       db_->run(
           "INSERT INTO server_state(key, value) VALUES ('alive_ms', $1) "

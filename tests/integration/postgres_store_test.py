@@ -117,14 +117,21 @@ def test_store_copy_both_ways(pg):
     assert bad.returncode == 2 and "neither sqlite:PATH nor postgresql://" in bad.stderr, bad
 
 
-def test_hostile_texts(pg):
-    url = pg.new_database("hostile")
+def game_on_new_database(pg, name):
+    """A server on the new database `name` where alice challenged bob (board 101): returns the
+    database's URL, the server and the two text clients."""
+    url = pg.new_database(name)
     server = Server(BINARY, extra=["--store", url, "--rate", "1000"]).start()
+    alice = server.text("alice", "pw-alice", register=True)
+    bob = server.text("bob", "pw-bobby", register=True)
+    alice.send("bohnduell challenge alice bob")
+    alice.expect(r"^New BohnDuell Board 101$")
+    return url, server, alice, bob
+
+
+def test_hostile_texts(pg):
+    url, server, alice, bob = game_on_new_database(pg, "hostile")
     try:
-        alice = server.text("alice", "pw-alice", register=True)
-        bob = server.text("bob", "pw-bobby", register=True)
-        alice.send("bohnduell challenge alice bob")
-        alice.expect(r"^New BohnDuell Board 101$")
         texts = [
             "it's \"quoted\" and back\\slashed \\' \\\\",
             "'); DROP TABLE moves; --",
@@ -164,13 +171,8 @@ def test_hostile_texts(pg):
 def test_database_outage(pg):
     """PostgreSQL stops under a running server: a move is refused (nobody is told of a move
     that is not stored), the server goes on, and once the database is back the move is played."""
-    url = pg.new_database("outage")
-    server = Server(BINARY, extra=["--store", url, "--rate", "1000"]).start()
+    url, server, alice, bob = game_on_new_database(pg, "outage")
     try:
-        alice = server.text("alice", "pw-alice", register=True)
-        bob = server.text("bob", "pw-bobby", register=True)
-        alice.send("bohnduell challenge alice bob")
-        alice.expect(r"^New BohnDuell Board 101$")
         alice.send("move 101 S4#1")
         alice.expect(r"^bohnduell 101: 1\. A alice S4$")
         pg.pause()

@@ -23,16 +23,7 @@
 namespace plateau::store {
 namespace {
 
-std::string what(const std::exception_ptr& e) {
-  if (!e) return "";
-  try {
-    std::rethrow_exception(e);
-  } catch (const std::exception& x) {
-    return x.what();
-  } catch (...) {
-    return "?";
-  }
-}
+using testing::what;
 
 TEST(BatchTest, OperationsAreRecordedInOrderAsData) {
   Batch b;

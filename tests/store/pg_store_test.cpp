@@ -7,6 +7,7 @@
 #include <string>
 
 #include "pg_test_cluster.h"
+#include "store_backends.h"
 #include "store/pg_connection.h"
 #include "store/postgres_backend.h"
 #include "store/store.h"
@@ -16,14 +17,7 @@ namespace {
 
 using testing::pg_url;
 
-std::string what(const std::exception_ptr& e) {
-  if (!e) return "";
-  try {
-    std::rethrow_exception(e);
-  } catch (const std::exception& x) {
-    return x.what();
-  }
-}
+using testing::what;
 
 TEST(PgRedactTest, ThePasswordOfAUrlIsHiddenWhereverItIs) {
   EXPECT_EQ(pg::redact_url("postgresql://plateau:s3cret@db.example:5432/plateau"),

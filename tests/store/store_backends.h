@@ -23,6 +23,18 @@ namespace plateau::store::testing {
 
 enum class BackendKind { kSqlite, kPostgres };
 
+// The text of a failure ("" for none): what the tests compare.
+inline std::string what(const std::exception_ptr& e) {
+  if (!e) return "";
+  try {
+    std::rethrow_exception(e);
+  } catch (const std::exception& x) {
+    return x.what();
+  } catch (...) {
+    return "?";
+  }
+}
+
 class BackendTest : public ::testing::TestWithParam<BackendKind> {
  protected:
   void SetUp() override {
