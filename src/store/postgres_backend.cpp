@@ -207,8 +207,16 @@ void PostgresBackend::migrate() {
   }
 }
 
-void PostgresBackend::ensure_connected() {
+void PostgresBackend::begin(const char* sql) {
   if (!db_->ok()) db_->reconnect();
+  try {
+    db_->exec(sql);
+  } catch (const pg::ConnectionLost&) {
+    // Lost while idle (the server restarted, the session was ended): nothing of the
+    // transaction was sent yet, so once more on a new connection.
+    db_->reconnect();
+    db_->exec(sql);
+  }
 }
 
 void PostgresBackend::end_failed_transaction() noexcept {
@@ -221,9 +229,8 @@ void PostgresBackend::end_failed_transaction() noexcept {
 
 Snapshot PostgresBackend::load(std::size_t events_per_table) {
   std::lock_guard lock(mutex_);
-  ensure_connected();
   Snapshot snap;
-  db_->exec("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+  begin("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
   try {
     // ORDER BY ... COLLATE "C": byte order, as SQLite's (its NOCASE on ASCII-folded bytes).
     pg::Result r = db_->run(
@@ -299,14 +306,7 @@ GroupOutcome PostgresBackend::commit_group(std::span<const Batch* const> batches
   GroupOutcome out;
   out.batch_errors.resize(batches.size());
   try {
-    ensure_connected();
-    try {
-      db_->exec("BEGIN");
-    } catch (const pg::ConnectionLost&) {
-      // Lost while idle (the server restarted): nothing of this group was sent; once more.
-      db_->reconnect();
-      db_->exec("BEGIN");
-    }
+    begin("BEGIN");
     OpWriter writer(*db_);
     // A lost connection fails the batch and then its ROLLBACK TO: the whole group fails.
     apply_in_savepoints(

@@ -41,8 +41,9 @@ class PostgresBackend final : public Backend {
 
  private:
   void migrate();
-  // Connects again if the connection was lost (throws pg::ConnectionLost if it cannot).
-  void ensure_connected();
+  // Runs `sql` (a BEGIN), on a new connection if the old one was lost; throws
+  // pg::ConnectionLost if the server cannot be reached.
+  void begin(const char* sql);
   // After a failure: leaves no transaction open on a connection that is still up.
   void end_failed_transaction() noexcept;
 

@@ -113,22 +113,26 @@ TEST_F(PostgresOnlyTest, AnInvalidUtf8TextFailsItsBatchOnly) {
 }
 
 // The server's session ends under the backend (an administrator, a failover of the database's
-// host): the next group connects again by itself; nothing was sent of it, so nothing is lost.
+// host): the next group (or load) connects again by itself; nothing was sent of it, so nothing
+// is lost.
 TEST_F(PostgresOnlyTest, AConnectionEndedWhileIdleIsOpenedAgainForTheNextGroup) {
   PostgresBackend backend(pg_url());
   Batch table;
   table.put_table({1, "bohnduell", 101, "{}", 1});
   ASSERT_EQ(commit(backend, table), "");
   pg::Connection admin(pg_url());
-  EXPECT_EQ(admin
-                .run("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                     "WHERE application_name = 'plateau' AND pid <> pg_backend_pid()")
-                .integer(0, 0),
-            1);
+  auto end_its_session = [&] {
+    return admin
+        .run("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+             "WHERE application_name = 'plateau' AND pid <> pg_backend_pid()")
+        .integer(0, 0);
+  };
+  EXPECT_EQ(end_its_session(), 1);
   Batch move;
   move.add_move({1, 1, "S4", 0, false, 2});
   EXPECT_EQ(commit(backend, move), "");
-  EXPECT_EQ(backend.load().moves[1].size(), 1u);
+  EXPECT_EQ(end_its_session(), 1);
+  EXPECT_EQ(backend.load().moves[1], (std::vector<MoveRow>{{1, 1, "S4", 0, false, 2}}));
 }
 
 // The database server is down: every group fails (its callers are told, nobody hears of a
