@@ -75,9 +75,9 @@ class Result {
 class Connection {
  public:
   // Connects to `url` (a libpq URI or key=value string) with client_encoding UTF8, a 10 s
-  // connect timeout unless the URL sets one, and synchronous_commit=on (a commit returns once
-  // it is durable, whatever the server's default). Throws ConnectionLost naming the redacted
-  // URL and libpq's reason.
+  // connect timeout and TCP keepalives (30 s idle, 3 probes 10 s apart) unless the URL sets
+  // them, and synchronous_commit=on (a commit returns once it is durable, whatever the
+  // server's default). Throws ConnectionLost naming the redacted URL and libpq's reason.
   explicit Connection(std::string url);
   ~Connection();
   Connection(const Connection&) = delete;
