@@ -20,10 +20,26 @@ bool iequals_at(std::string_view s, std::size_t at, std::string_view word) {
   return true;
 }
 
-// Replaces every "password=VALUE" (a URI query parameter or a key=value setting, the value
-// quoted or not) by "password=***".
-std::string redact_password_settings(std::string s) {
-  for (std::size_t at = 0; (at = s.find_first_of("pP", at)) != std::string::npos;) {
+using Range = std::pair<std::size_t, std::size_t>;  // start, length
+
+// Where `s` holds a password: user:PASSWORD@ after "://" (up to the last '@': one later in the
+// text only hides more, never less), and every "password=VALUE" (a URI query parameter or a
+// key=value setting, the value quoted or not). In order, not overlapping.
+std::vector<Range> secret_ranges(std::string_view s) {
+  std::vector<Range> out;
+  std::size_t from = 0;
+  if (const std::size_t scheme = s.find("://"); scheme != std::string_view::npos) {
+    const std::size_t start = scheme + 3;
+    const std::size_t at = s.rfind('@');
+    if (at != std::string_view::npos && at > start) {
+      const std::size_t colon = s.find(':', start);
+      if (colon != std::string_view::npos && colon < at) {
+        out.emplace_back(colon + 1, at - colon - 1);
+        from = at;
+      }
+    }
+  }
+  for (std::size_t at = from; (at = s.find_first_of("pP", at)) != std::string_view::npos;) {
     if (!iequals_at(s, at, "password") ||
         (at > 0 && (std::isalnum(static_cast<unsigned char>(s[at - 1])) || s[at - 1] == '_'))) {
       ++at;
@@ -46,15 +62,48 @@ std::string redact_password_settings(std::string s) {
     } else {
       while (end < s.size() && s[end] != '&' && s[end] != ' ') ++end;
     }
-    s.replace(i, end - i, "***");
-    at = i + 3;
+    out.emplace_back(i, end - i);
+    at = end;
   }
-  return s;
+  return out;
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::string percent_decoded(std::string_view s) {
+  std::string out;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '%' && i + 2 < s.size() && hex_digit(s[i + 1]) >= 0 && hex_digit(s[i + 2]) >= 0) {
+      out += static_cast<char>(hex_digit(s[i + 1]) * 16 + hex_digit(s[i + 2]));
+      i += 2;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+// The passwords written in `url`, as written and percent-decoded, to hide wherever libpq
+// quotes them (its "invalid percent-encoded token: "..."" quotes a badly encoded password).
+std::vector<std::string> url_secrets(std::string_view url) {
+  std::vector<std::string> out;
+  for (auto [start, length] : secret_ranges(url)) {
+    if (length == 0) continue;
+    out.emplace_back(url.substr(start, length));
+    out.push_back(percent_decoded(out.back()));
+  }
+  return out;
 }
 
 // libpq's message of a connection failure, as one line: it may span several ("...refused\n\tIs
 // the server running...?"), and the server passes store errors on to clients line by line.
-std::string libpq_reason(const pg_conn* conn) {
+// The URL's passwords are hidden wherever they appear in it.
+std::string libpq_reason(const pg_conn* conn, const std::vector<std::string>& secrets) {
   std::string out;
   bool space = false;
   for (const char* p = conn ? PQerrorMessage(conn) : "out of memory"; *p; ++p) {
@@ -66,6 +115,10 @@ std::string libpq_reason(const pg_conn* conn) {
     space = false;
     out += *p;
   }
+  for (const std::string& secret : secrets) {
+    for (std::size_t at = 0; !secret.empty() && (at = out.find(secret, at)) != std::string::npos;)
+      out.replace(at, secret.size(), "***");
+  }
   return redact_url(out);
 }
 
@@ -73,18 +126,9 @@ std::string libpq_reason(const pg_conn* conn) {
 
 std::string redact_url(std::string_view url) {
   std::string s(url);
-  const std::size_t scheme = s.find("://");
-  if (scheme != std::string::npos) {
-    // user:PASSWORD@host: the last '@' ends the credentials (one later in the URL only makes
-    // more of it hidden, never less).
-    const std::size_t start = scheme + 3;
-    const std::size_t at = s.rfind('@');
-    if (at != std::string::npos && at > start) {
-      const std::size_t colon = s.find(':', start);
-      if (colon != std::string::npos && colon < at) s.replace(colon + 1, at - colon - 1, "***");
-    }
-  }
-  return redact_password_settings(std::move(s));
+  const std::vector<Range> ranges = secret_ranges(url);
+  for (auto it = ranges.rbegin(); it != ranges.rend(); ++it) s.replace(it->first, it->second, "***");
+  return s;
 }
 
 Params& Params::text(const std::string& value) {
@@ -170,7 +214,7 @@ void Connection::open() {
   if (!conn_ || PQstatus(conn_) != CONNECTION_OK) {
     // libpq's message names the host and user, never the password; the URL is redacted.
     throw ConnectionLost("cannot connect to PostgreSQL at " + redact_url(url_) + ": " +
-                         libpq_reason(conn_));
+                         libpq_reason(conn_, url_secrets(url_)));
   }
   // Notices ("relation already exists, skipping") are not errors; libpq would print them on
   // standard error, outside the server's log.
@@ -188,7 +232,7 @@ Result Connection::check(pg_result* raw, const char* what) {
   if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) return r;
   if (!ok()) {
     throw ConnectionLost("lost the connection to PostgreSQL (" + std::string(what) +
-                         "): " + libpq_reason(conn_));
+                         "): " + libpq_reason(conn_, url_secrets(url_)));
   }
   const char* primary = raw ? PQresultErrorField(raw, PG_DIAG_MESSAGE_PRIMARY) : nullptr;
   const char* state = raw ? PQresultErrorField(raw, PG_DIAG_SQLSTATE) : nullptr;

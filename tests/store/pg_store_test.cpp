@@ -69,6 +69,18 @@ TEST_F(PostgresOnlyTest, AConnectionErrorNamesTheServerButNotThePassword) {
   }
 }
 
+// libpq quotes a badly percent-encoded token of the URL in its message: the password too.
+TEST(PgRedactTest, ABadlyEncodedPasswordIsHiddenInLibpqsMessage) {
+  try {
+    PostgresBackend backend("postgresql://u:pa%zz55word@127.0.0.1:1/d");
+    FAIL() << "connected";
+  } catch (const std::runtime_error& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "cannot connect to PostgreSQL at postgresql://u:***@127.0.0.1:1/d: invalid "
+              "percent-encoded token: \"***\"");
+  }
+}
+
 TEST_F(PostgresOnlyTest, ADatabaseNotInUtf8IsRefusedAtOpen) {
   pg::Connection admin(pg_url());
   admin.exec("DROP DATABASE IF EXISTS latin");
