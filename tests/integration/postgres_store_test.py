@@ -153,10 +153,15 @@ def test_hostile_texts(pg):
         ws.command("login bob pw-bobby")
         replies, _ = ws.command("chat 101 nul\u0000byte")
         assert any("control character 0" in str(e) for e in replies), replies
-        # A name with quotes or a NUL byte is refused; the accounts are as they were.
+        # Names with quotes, backslashes, long UTF-8 or a NUL byte are refused at the edge; the
+        # accounts are as they were.
         stranger = server.text()
-        stranger.send("register o'brien password-long")
-        stranger.expect(r"^error: ")
+        for name in ["o'brien", "a\\b", '"bob"', "é" * 300]:
+            stranger.send(f"register {name} password-long")
+            stranger.expect(r"^error: bad user name '.*': 2-20 letters, digits, '_' or '-', "
+                            r"starting with a letter$")
+        stranger.send_raw(b"register a\x00b password-long\n")
+        stranger.expect(r"^error: control character 0 in the line$")
         assert pg.sql(url, "SELECT name FROM accounts ORDER BY name") == [["alice"], ["bob"]]
         assert [r[0] for r in pg.sql(url, "SELECT text FROM chat ORDER BY seq")] == texts
         assert server.stop() == 0
