@@ -133,6 +133,27 @@ TEST_P(BackendOpsTest, NamesAreTheSameKeyInAnyAsciiCaseOnly) {
                                                   {"phutball", "BOB", 1510, 340, 0.06, 1}}));
 }
 
+// Values are parameters, never SQL text: quotes, backslashes, SQL and long UTF-8 come back as
+// they went in, on both backends.
+TEST_P(BackendOpsTest, HostileTextsComeBackUnchanged) {
+  std::string big;
+  while (big.size() < (1u << 20)) big += "\u00e9\u265f\u65e5\U0001f3b2'\"\\";  // 1 MiB
+  const std::vector<std::string> texts = {
+      "it's \"quoted\" and back\\slashed \\' \\\\", "'); DROP TABLE moves; --",
+      "$1 $2 %s %n {} \\x00 E'\\n'", big};
+  Batch b = table(1, 101);
+  for (std::size_t i = 0; i < texts.size(); ++i)
+    b.add_chat({1, static_cast<std::int64_t>(i), texts[i], texts[i]});
+  b.put_account({"o'brien\\", texts[1], 1, -1, texts[0]});
+  ASSERT_EQ(commit_one(b), "");
+  const Snapshot snap = backend().load();
+  ASSERT_EQ(snap.chat.at(1).size(), texts.size());
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    EXPECT_EQ(snap.chat.at(1)[i], (ChatRow{1, static_cast<std::int64_t>(i), texts[i], texts[i]}));
+  }
+  EXPECT_EQ(snap.accounts, (std::vector<AccountRow>{{"o'brien\\", texts[1], 1, -1, texts[0]}}));
+}
+
 TEST_P(BackendOpsTest, DeleteMovesFromDeletesThatTablesLaterPliesOnly) {
   Batch b = table(1, 101);
   b.put_table({2, "bohnduell", 102, "{}", 1});
