@@ -106,7 +106,7 @@ std::vector<std::string> url_secrets(std::string_view url) {
 std::string libpq_reason(const pg_conn* conn, const std::vector<std::string>& secrets) {
   std::string out;
   bool space = false;
-  for (const char* p = conn ? PQerrorMessage(conn) : "out of memory"; *p; ++p) {
+  for (const char* p = conn ? PQerrorMessage(conn) : "not connected"; *p; ++p) {
     if (*p == '\n' || *p == '\t' || *p == '\r' || *p == ' ') {
       space = !out.empty();
       continue;
@@ -194,7 +194,15 @@ double Result::real(int row, int column) const {
   return out;
 }
 
-Connection::Connection(std::string url) : url_(std::move(url)) { open(); }
+Connection::Connection(std::string url) : url_(std::move(url)) {
+  try {
+    open();
+  } catch (...) {
+    if (conn_) PQfinish(conn_);  // no destructor runs for a constructor that throws
+    conn_ = nullptr;
+    throw;
+  }
+}
 
 Connection::~Connection() {
   if (conn_) PQfinish(conn_);
@@ -202,6 +210,7 @@ Connection::~Connection() {
 
 void Connection::open() {
   if (conn_) PQfinish(conn_);
+  conn_ = nullptr;
   prepared_.clear();
   // Defaults first: the URL (expanded from "dbname") may override them. TCP keepalives
   // after 30 s idle, 3 probes 10 s apart: a database host that vanished without a word (no
@@ -213,8 +222,10 @@ void Connection::open() {
   conn_ = PQconnectdbParams(keys, values, 1);
   if (!conn_ || PQstatus(conn_) != CONNECTION_OK) {
     // libpq's message names the host and user, never the password; the URL is redacted.
-    throw ConnectionLost("cannot connect to PostgreSQL at " + redact_url(url_) + ": " +
-                         libpq_reason(conn_, url_secrets(url_)));
+    const std::string why = libpq_reason(conn_, url_secrets(url_));
+    if (conn_) PQfinish(conn_);  // a failed attempt holds memory too
+    conn_ = nullptr;
+    throw ConnectionLost("cannot connect to PostgreSQL at " + redact_url(url_) + ": " + why);
   }
   // Notices ("relation already exists, skipping") are not errors; libpq would print them on
   // standard error, outside the server's log.
