@@ -9,6 +9,7 @@ packages=(
   libcli11-dev libfmt-dev libspdlog-dev nlohmann-json3-dev zlib1g-dev
   libboost-dev libboost-system-dev
   libsqlite3-dev libsqlitecpp-dev libsodium-dev
+  libpq-dev postgresql-15  # the PostgreSQL store: libpq (client), the server for its tests
   libssl-dev openssl
   libgmime-3.0-dev libcurl4-openssl-dev  # play by e-mail: MIME parsing (GMime 3), SMTP out (libcurl)
   python3-aiosmtpd  # the mail integration tests' SMTP sink (run with /usr/bin/python3)

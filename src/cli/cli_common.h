@@ -39,5 +39,6 @@ void add_analyse_command(CLI::App& app);
 void add_solve_command(CLI::App& app);
 void add_serve_command(CLI::App& app);
 void add_mail_in_command(CLI::App& app);
+void add_store_command(CLI::App& app);
 
 }  // namespace plateau::cli

@@ -6,6 +6,7 @@
 #include "server/mail_service.h"
 #include "server/origin_check.h"
 #include "server/server.h"
+#include "store/store_url.h"
 
 namespace plateau::cli {
 
@@ -36,6 +37,10 @@ void add_serve_command(CLI::App& app) {
   auto opt = std::make_shared<ServeOptions>();
   auto* cmd = app.add_subcommand("serve", "Run the game server (text, HTTP and WebSocket)");
   cmd->add_option("--data-dir", opt->data_dir, "Directory of plateau.db")->capture_default_str();
+  cmd->add_option("--store", opt->server.store_url,
+                  "Database: sqlite:PATH or postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE "
+                  "(docs/STORE.md; default sqlite:DATA_DIR/plateau.db)")
+      ->check([](const std::string& value) { return store::bad_store_url(value); });
   cmd->add_option("--web-dir", opt->server.web_dir,
                   "Built browser client served at / (make builds web/dist)")
       ->capture_default_str();

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   plateau::cli::add_solve_command(app);
   plateau::cli::add_serve_command(app);
   plateau::cli::add_mail_in_command(app);
+  plateau::cli::add_store_command(app);
   plateau::cli::add_version(app);
   if (auto message = plateau::cli::unknown_command(app, argc, argv)) {
     std::cerr << "plateau: " << *message << " (try --help)\n";

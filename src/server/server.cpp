@@ -15,6 +15,7 @@
 #include "server/text_session.h"
 #include "server/tls.h"
 #include "store/store.h"
+#include "store/store_url.h"
 
 namespace plateau::server {
 
@@ -149,9 +150,11 @@ int run_server(const ServerOptions& options) {
     throw std::runtime_error("cannot create data directory " + options.data_dir.string() + ": " +
                              fs_error.message());
   }
-  const auto db_path = options.data_dir / "plateau.db";
-  spdlog::info("store: {}", db_path.string());
-  store::Store store(db_path);
+  const std::string store_url = options.store_url.empty()
+                                    ? "sqlite:" + (options.data_dir / "plateau.db").string()
+                                    : options.store_url;
+  spdlog::info("store: {}", store::printable_store_url(store_url));
+  store::Store store(store::open_backend(store_url));
 
   boost::asio::io_context io(options.io_threads);
   boost::asio::thread_pool workers(static_cast<std::size_t>(std::max(1, options.worker_threads)));

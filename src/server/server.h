@@ -45,6 +45,9 @@ using ExtraListenerFactory = std::function<std::unique_ptr<ExtraListener>(const 
 
 struct ServerOptions {
   std::filesystem::path data_dir = "data";     // holds plateau.db
+  // The database (store/store_url.h): sqlite:PATH or postgresql://...; "" for the default,
+  // sqlite:DATA_DIR/plateau.db.
+  std::string store_url;
   std::filesystem::path web_dir = "web/dist";  // the built browser client, served at "/"
   std::string bind = "0.0.0.0";
   // HTTPS and WSS on the HTTP port instead of HTTP and WS when both are set (PEM files;

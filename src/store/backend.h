@@ -2,7 +2,8 @@
 // The storage backend behind a Store (DESIGN.md §1, store layer): what a database must do for
 // Plateau. The Store (store.h) owns the queue, the writer thread, group commit and the
 // callbacks; a backend only reads the snapshot and applies groups of batches durably.
-// SqliteBackend (sqlite_backend.h) is the embedded default; a PostgreSQL backend comes later.
+// SqliteBackend (sqlite_backend.h) is the embedded default; PostgresBackend
+// (postgres_backend.h) the shared one; store_url.h opens either by URL.
 #include <cstddef>
 #include <cstdint>
 #include <exception>

@@ -10,10 +10,12 @@
 //      defaulted operator== (and one on its row type in store_types.h: tests compare ops);
 //   2. its name appended to the `Op` variant;
 //   3. a Batch method that appends it (the callers' API);
-//   4. its SQL in sqlite_backend.cpp (SqliteBackend's OpWriter gets an operator() for it; the
-//      build fails until it has one, since std::visit must cover every alternative).
-// Rows read back at start-up also get a Snapshot field (store_types.h) and a query in
-// SqliteBackend::load(); a new table gets a migration at the end of migrations.cpp. For
+//   4. its SQL in sqlite_backend.cpp and postgres_backend.cpp (each backend's OpWriter gets
+//      an operator() for it; the build fails until both have one, since std::visit must cover
+//      every alternative).
+// Rows read back at start-up also get a Snapshot field (store_types.h), a query in both
+// backends' load() and a line in `plateau store copy` (src/cli/store_copy.cpp); a new table gets
+// a migration at the end of both lists (migrations.h). For
 // example, an event row:
 //   struct AddEvent { EventRow row; bool operator==(const AddEvent&) const = default; };
 //   using Op = std::variant<..., DeleteTable, AddEvent>;

@@ -12,6 +12,7 @@
 #include <variant>
 
 #include "store/migrations.h"
+#include "store/savepoints.h"
 
 namespace plateau::store {
 
@@ -355,22 +356,11 @@ GroupOutcome SqliteBackend::commit_group(std::span<const Batch* const> batches,
   try {
     SQLite::Transaction tx(*db_);
     OpWriter writer(*statements_);
-    for (std::size_t i = 0; i < batches.size(); ++i) {
-      try {
-        db_->exec("SAVEPOINT batch");
-        for (const Op& op : batches[i]->ops()) std::visit(writer, op);
-        db_->exec("RELEASE batch");
-      } catch (...) {
-        out.batch_errors[i] = std::current_exception();
-        try {
-          db_->exec("ROLLBACK TO batch");
-          db_->exec("RELEASE batch");
-        } catch (...) {
-          out.commit_error = std::current_exception();
-          break;
-        }
-      }
-    }
+    apply_in_savepoints(
+        batches, out, [&](const char* sql) { db_->exec(sql); },
+        [&](const Batch& batch) {
+          for (const Op& op : batch.ops()) std::visit(writer, op);
+        });
     if (!out.commit_error) {
       note_alive(alive_ms);
       tx.commit();

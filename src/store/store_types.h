@@ -110,6 +110,7 @@ struct Snapshot {
   std::map<std::string, std::int64_t> counters;        // name -> value (e.g. "guest")
   std::vector<TokenRow> tokens;                         // resume tokens, expired ones included
   std::vector<MailRow> outbox;                          // unsent mail, oldest first
+  bool operator==(const Snapshot&) const = default;
 };
 
 }  // namespace plateau::store

@@ -1,5 +1,5 @@
 // The store as an interface: batches are plain data, their operations' semantics hold through
-// the Backend interface (SqliteBackend), and the backend-independent Store keeps its promises
+// the Backend interface (SQLite and PostgreSQL alike), and the backend-independent Store keeps its promises
 // (callbacks only after the commit, failures contained) whatever the backend does.
 #include "store/backend.h"
 
@@ -17,21 +17,13 @@
 
 #include "store/batch.h"
 #include "store/sqlite_backend.h"
+#include "store_backends.h"
 #include "store/store.h"
 
 namespace plateau::store {
 namespace {
 
-std::string what(const std::exception_ptr& e) {
-  if (!e) return "";
-  try {
-    std::rethrow_exception(e);
-  } catch (const std::exception& x) {
-    return x.what();
-  } catch (...) {
-    return "?";
-  }
-}
+using testing::what;
 
 TEST(BatchTest, OperationsAreRecordedInOrderAsData) {
   Batch b;
@@ -62,26 +54,23 @@ TEST(BatchTest, OperationsAreRecordedInOrderAsData) {
   EXPECT_EQ(b.take_rollbacks().size(), 1u);
 }
 
-class SqliteBackendTest : public ::testing::Test {
+// The Backend's operations, on SQLite and on PostgreSQL (store_backends.h).
+class BackendOpsTest : public testing::BackendTest {
  protected:
   void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("plateau-backend-test-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-    path_ = dir_ / "plateau.db";
+    testing::BackendTest::SetUp();
+    if (IsSkipped()) return;
     open();
   }
   void TearDown() override {
-    sqlite_.reset();
-    std::filesystem::remove_all(dir_);
+    backend_.reset();
+    testing::BackendTest::TearDown();
   }
   void open() {
-    sqlite_.reset();
-    sqlite_ = std::make_unique<SqliteBackend>(path_);
+    backend_.reset();
+    backend_ = open_backend();
   }
-  Backend& backend() { return *sqlite_; }
+  Backend& backend() { return *backend_; }
 
   // Commits `batches` as one group; returns each batch's error text ("" = stored).
   std::vector<std::string> commit(const std::vector<Batch>& batches, std::int64_t alive = 1) {
@@ -101,12 +90,11 @@ class SqliteBackendTest : public ::testing::Test {
     return b;
   }
 
-  std::filesystem::path dir_;
-  std::filesystem::path path_;
-  std::unique_ptr<SqliteBackend> sqlite_;
+  std::unique_ptr<Backend> backend_;
 };
+PLATEAU_ALL_BACKENDS(BackendOpsTest);
 
-TEST_F(SqliteBackendTest, PutTableReplacesOnlyTheDataOfAnExistingTable) {
+TEST_P(BackendOpsTest, PutTableReplacesOnlyTheDataOfAnExistingTable) {
   Batch b;
   b.put_table({7, "phutball", 101, R"({"v":1})", 2000});
   ASSERT_EQ(commit_one(b), "");
@@ -118,7 +106,7 @@ TEST_F(SqliteBackendTest, PutTableReplacesOnlyTheDataOfAnExistingTable) {
   EXPECT_EQ(snap.tables[0], (TableRow{7, "phutball", 101, R"({"v":2})", 2000}));
 }
 
-TEST_F(SqliteBackendTest, PutAccountReplacesTheAccountOfTheSameNameInAnyCase) {
+TEST_P(BackendOpsTest, PutAccountReplacesTheAccountOfTheSameNameInAnyCase) {
   Batch b;
   b.put_account({"alice", "$argon2id$old", 1000, -1});
   b.put_account({"ALICE", "$argon2id$new", 2000, 2});
@@ -128,7 +116,45 @@ TEST_F(SqliteBackendTest, PutAccountReplacesTheAccountOfTheSameNameInAnyCase) {
   EXPECT_EQ(snap.accounts[0], (AccountRow{"ALICE", "$argon2id$new", 2000, 2}));
 }
 
-TEST_F(SqliteBackendTest, DeleteMovesFromDeletesThatTablesLaterPliesOnly) {
+// SQLite's NOCASE folds ASCII letters only; PostgreSQL's plateau_nocase() does the same, so
+// "Émile" and "émile" are two accounts (and two raters) in both, "Bob" and "BOB" one.
+TEST_P(BackendOpsTest, NamesAreTheSameKeyInAnyAsciiCaseOnly) {
+  Batch b;
+  b.put_account({"\u00c9mile", "$argon2id$a", 1, -1});
+  b.put_account({"\u00e9mile", "$argon2id$b", 2, -1});
+  b.put_rating({"phutball", "Bob", 1500, 350, 0.06, 0});
+  b.put_rating({"phutball", "BOB", 1510, 340, 0.06, 1});
+  b.put_rating({"bohnduell", "bob", 1400, 300, 0.06, 2});
+  ASSERT_EQ(commit_one(b), "");
+  const Snapshot snap = backend().load();
+  EXPECT_EQ(snap.accounts, (std::vector<AccountRow>{{"\u00c9mile", "$argon2id$a", 1, -1},
+                                                    {"\u00e9mile", "$argon2id$b", 2, -1}}));
+  EXPECT_EQ(snap.ratings, (std::vector<RatingRow>{{"bohnduell", "bob", 1400, 300, 0.06, 2},
+                                                  {"phutball", "BOB", 1510, 340, 0.06, 1}}));
+}
+
+// Values are parameters, never SQL text: quotes, backslashes, SQL and long UTF-8 come back as
+// they went in, on both backends.
+TEST_P(BackendOpsTest, HostileTextsComeBackUnchanged) {
+  std::string big;
+  while (big.size() < (1u << 20)) big += "\u00e9\u265f\u65e5\U0001f3b2'\"\\";  // 1 MiB
+  const std::vector<std::string> texts = {
+      "it's \"quoted\" and back\\slashed \\' \\\\", "'); DROP TABLE moves; --",
+      "$1 $2 %s %n {} \\x00 E'\\n'", big};
+  Batch b = table(1, 101);
+  for (std::size_t i = 0; i < texts.size(); ++i)
+    b.add_chat({1, static_cast<std::int64_t>(i), texts[i], texts[i]});
+  b.put_account({"o'brien\\", texts[1], 1, -1, texts[0]});
+  ASSERT_EQ(commit_one(b), "");
+  const Snapshot snap = backend().load();
+  ASSERT_EQ(snap.chat.at(1).size(), texts.size());
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    EXPECT_EQ(snap.chat.at(1)[i], (ChatRow{1, static_cast<std::int64_t>(i), texts[i], texts[i]}));
+  }
+  EXPECT_EQ(snap.accounts, (std::vector<AccountRow>{{"o'brien\\", texts[1], 1, -1, texts[0]}}));
+}
+
+TEST_P(BackendOpsTest, DeleteMovesFromDeletesThatTablesLaterPliesOnly) {
   Batch b = table(1, 101);
   b.put_table({2, "bohnduell", 102, "{}", 1});
   for (int ply = 1; ply <= 4; ++ply) {
@@ -146,7 +172,7 @@ TEST_F(SqliteBackendTest, DeleteMovesFromDeletesThatTablesLaterPliesOnly) {
   EXPECT_EQ(snap.moves[2].size(), 4u);
 }
 
-TEST_F(SqliteBackendTest, TableEventsAreUniquePerSeqReadBackLastNAndDeletedWithTheTable) {
+TEST_P(BackendOpsTest, TableEventsAreUniquePerSeqReadBackLastNAndDeletedWithTheTable) {
   Batch b = table(1, 101);
   b.put_table({2, "bohnduell", 102, "{}", 1});
   for (int seq = 1; seq <= 5; ++seq)
@@ -172,7 +198,7 @@ TEST_F(SqliteBackendTest, TableEventsAreUniquePerSeqReadBackLastNAndDeletedWithT
   EXPECT_EQ(snap.events[2].size(), 1u);
 }
 
-TEST_F(SqliteBackendTest, ACounterNeverGoesDown) {
+TEST_P(BackendOpsTest, ACounterNeverGoesDown) {
   Batch b;
   b.put_counter("guest", 10);
   b.put_counter("guest", 4);
@@ -185,7 +211,7 @@ TEST_F(SqliteBackendTest, ACounterNeverGoesDown) {
             (std::map<std::string, std::int64_t>{{"guest", 11}, {"other", 1}}));
 }
 
-TEST_F(SqliteBackendTest, AFailingBatchIsUndoneAloneAndTheRestOfTheGroupIsStored) {
+TEST_P(BackendOpsTest, AFailingBatchIsUndoneAloneAndTheRestOfTheGroupIsStored) {
   ASSERT_EQ(commit_one(table(1, 101)), "");
   Batch first;
   first.add_move({1, 1, "S4", 0, false, 1});
@@ -197,8 +223,14 @@ TEST_F(SqliteBackendTest, AFailingBatchIsUndoneAloneAndTheRestOfTheGroupIsStored
   Batch last;
   last.add_move({1, 2, "S1", 1, false, 3});
   EXPECT_EQ(commit({first, duplicate, orphan, last}),
-            (std::vector<std::string>{"", "UNIQUE constraint failed: moves.table_id, moves.ply",
-                                      "FOREIGN KEY constraint failed", ""}));
+            (std::vector<std::string>{
+                "",
+                expected("UNIQUE constraint failed: moves.table_id, moves.ply",
+                         "duplicate key value violates unique constraint \"moves_pkey\""),
+                expected("FOREIGN KEY constraint failed",
+                         "insert or update on table \"chat\" violates foreign key constraint "
+                         "\"chat_table_id_fkey\""),
+                ""}));
   Snapshot snap = backend().load();
   ASSERT_EQ(snap.moves[1].size(), 2u);
   EXPECT_EQ(snap.moves[1][0].move, "S4");
@@ -206,7 +238,7 @@ TEST_F(SqliteBackendTest, AFailingBatchIsUndoneAloneAndTheRestOfTheGroupIsStored
   EXPECT_TRUE(snap.chat.empty());
 }
 
-TEST_F(SqliteBackendTest, DeleteTableTakesItsMovesAndChatAndIgnoresAnUnknownTable) {
+TEST_P(BackendOpsTest, DeleteTableTakesItsMovesAndChatAndIgnoresAnUnknownTable) {
   Batch b = table(1, 101);
   b.put_table({2, "bohnduell", 102, "{}", 1});
   b.add_move({1, 1, "S4", 0, false, 2});
@@ -225,7 +257,7 @@ TEST_F(SqliteBackendTest, DeleteTableTakesItsMovesAndChatAndIgnoresAnUnknownTabl
   EXPECT_EQ(snap.chat[2], (std::vector<ChatRow>{{2, 4, "guest2", "kept"}}));
 }
 
-TEST_F(SqliteBackendTest, AnEmptyGroupIsAHeartbeatReadBackWhenReopened) {
+TEST_P(BackendOpsTest, AnEmptyGroupIsAHeartbeatReadBackWhenReopened) {
   EXPECT_EQ(backend().load().alive_ms, 0);
   EXPECT_TRUE(commit({}, 123456).empty());
   EXPECT_EQ(backend().load().alive_ms, 0);  // the time found when opened, not the new one

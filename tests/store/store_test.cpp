@@ -1,6 +1,7 @@
 #include "store/store.h"
 
 #include "store/migrations.h"
+#include "store_backends.h"
 
 #include <SQLiteCpp/SQLiteCpp.h>
 #include <gtest/gtest.h>
@@ -14,18 +15,9 @@
 namespace plateau::store {
 namespace {
 
-class StoreTest : public ::testing::Test {
+// The Store over each backend (store_backends.h).
+class StoreTest : public testing::BackendTest {
  protected:
-  void SetUp() override {
-    dir_ = std::filesystem::temp_directory_path() /
-           ("plateau-store-test-" + std::to_string(::getpid()) + "-" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-    path_ = dir_ / "plateau.db";
-  }
-  void TearDown() override { std::filesystem::remove_all(dir_); }
-
   // Submits and waits; returns the error text ("" on success).
   static std::string write(Store& store, Batch batch) {
     std::promise<std::string> result;
@@ -39,24 +31,29 @@ class StoreTest : public ::testing::Test {
     });
     return result.get_future().get();
   }
-
-  std::filesystem::path dir_;
-  std::filesystem::path path_;
 };
+PLATEAU_ALL_BACKENDS(StoreTest);
 
-TEST_F(StoreTest, NewDatabaseIsMigratedInWalMode) {
-  Store store(path_);
+TEST_P(StoreTest, NewDatabaseIsMigratedDurably) {
+  Store store(open_backend());
   EXPECT_EQ(store.schema_version(), static_cast<int>(migrations().size()));
-  SQLite::Database db(path_.string());
-  EXPECT_EQ(db.execAndGet("PRAGMA journal_mode").getString(), "wal");
+  EXPECT_EQ(postgres_migrations().size(), migrations().size());  // one list per backend
+  if (postgres()) {
+    pg::Connection db(url());
+    EXPECT_EQ(db.run("SELECT version FROM plateau_schema").integer(0, 0),
+              static_cast<std::int64_t>(migrations().size()));
+  } else {
+    SQLite::Database db(path_.string());
+    EXPECT_EQ(db.execAndGet("PRAGMA journal_mode").getString(), "wal");
+  }
   Snapshot snap = store.load();
   EXPECT_TRUE(snap.accounts.empty());
   EXPECT_TRUE(snap.tables.empty());
 }
 
-TEST_F(StoreTest, EverythingWrittenIsReadBackAfterReopening) {
+TEST_P(StoreTest, EverythingWrittenIsReadBackAfterReopening) {
   {
-    Store store(path_);
+    Store store(open_backend());
     store.load();
     Batch b;
     b.put_account({"alice", "$argon2id$x", 1000});
@@ -70,7 +67,7 @@ TEST_F(StoreTest, EverythingWrittenIsReadBackAfterReopening) {
     update.put_table({7, "phutball", 101, R"({"status":"over"})", 2000});
     EXPECT_EQ(write(store, std::move(update)), "");
   }
-  Store store(path_);
+  Store store(open_backend());
   Snapshot snap = store.load();
   ASSERT_EQ(snap.accounts.size(), 1u);
   EXPECT_EQ(snap.accounts[0].name, "alice");
@@ -89,8 +86,8 @@ TEST_F(StoreTest, EverythingWrittenIsReadBackAfterReopening) {
   EXPECT_EQ(snap.chat[7][0].text, "hello");
 }
 
-TEST_F(StoreTest, ADuplicateMoveFailsItsBatchOnlyAndChangesNothing) {
-  Store store(path_);
+TEST_P(StoreTest, ADuplicateMoveFailsItsBatchOnlyAndChangesNothing) {
+  Store store(open_backend());
   store.load();
   Batch first;
   first.put_table({1, "bohnduell", 101, "{}", 1});
@@ -115,8 +112,8 @@ TEST_F(StoreTest, ADuplicateMoveFailsItsBatchOnlyAndChangesNothing) {
   EXPECT_TRUE(snap.chat[1].empty());
 }
 
-TEST_F(StoreTest, UndoDeletesTheLastMoves) {
-  Store store(path_);
+TEST_P(StoreTest, UndoDeletesTheLastMoves) {
+  Store store(open_backend());
   store.load();
   Batch b;
   b.put_table({1, "bohnduell", 101, "{}", 1});
@@ -128,8 +125,8 @@ TEST_F(StoreTest, UndoDeletesTheLastMoves) {
   EXPECT_EQ(store.load().moves[1].size(), 3u);
 }
 
-TEST_F(StoreTest, ConcurrentBatchesShareCommits) {
-  Store store(path_);
+TEST_P(StoreTest, ConcurrentBatchesShareCommits) {
+  Store store(open_backend());
   store.load();
   Batch t;
   t.put_table({1, "bohnduell", 101, "{}", 1});
@@ -158,8 +155,8 @@ TEST_F(StoreTest, ConcurrentBatchesShareCommits) {
 
 // A server stops by flushing the store and then destroying its I/O: whatever a callback holds
 // (a connection) must be released before flush() returns, not later on the writer thread.
-TEST_F(StoreTest, FlushReturnsAfterTheCallbacksAreDestroyed) {
-  Store store(path_);
+TEST_P(StoreTest, FlushReturnsAfterTheCallbacksAreDestroyed) {
+  Store store(open_backend());
   store.load();
   std::atomic<bool> destroyed{false};
   // Its destructor takes a while, so a writer that drops the callback after flush() returned
@@ -181,36 +178,39 @@ TEST_F(StoreTest, FlushReturnsAfterTheCallbacksAreDestroyed) {
   EXPECT_TRUE(destroyed.load());
 }
 
-TEST_F(StoreTest, KnowsWhenItWasLastAliveAfterARestart) {
+TEST_P(StoreTest, KnowsWhenItWasLastAliveAfterARestart) {
   auto now = [] {
     return std::chrono::duration_cast<std::chrono::milliseconds>(
                std::chrono::system_clock::now().time_since_epoch())
         .count();
   };
   {
-    Store store(path_, 50);
+    Store store(open_backend(), 50);
     EXPECT_EQ(store.load().alive_ms, 0);  // a new store: never alive before
   }
   std::int64_t before = 0;
   {
-    Store store(path_, 50);
+    Store store(open_backend(), 50);
     EXPECT_GT(store.load().alive_ms, 0);
     std::this_thread::sleep_for(std::chrono::milliseconds(200));  // a few heartbeats
     before = now();
   }  // stops: one last heartbeat
   const std::int64_t after = now();
-  Store store(path_, 50);
+  Store store(open_backend(), 50);
   const std::int64_t alive = store.load().alive_ms;
   EXPECT_GE(alive, before);
   EXPECT_LE(alive, after);
 }
 
-TEST_F(StoreTest, AForeignKeyFailureFailsItsBatchAndTheWriterGoesOn) {
-  Store store(path_);
+TEST_P(StoreTest, AForeignKeyFailureFailsItsBatchAndTheWriterGoesOn) {
+  Store store(open_backend());
   store.load();
   Batch orphan;
   orphan.add_chat({42, 1, "alice", "no such table"});
-  EXPECT_EQ(write(store, std::move(orphan)), "FOREIGN KEY constraint failed");
+  EXPECT_EQ(write(store, std::move(orphan)),
+            expected("FOREIGN KEY constraint failed",
+                     "insert or update on table \"chat\" violates foreign key constraint "
+                     "\"chat_table_id_fkey\""));
   Batch good;
   good.put_table({1, "bohnduell", 101, "{}", 1});
   good.add_chat({1, 2, "alice", "hi"});
@@ -225,9 +225,9 @@ TEST_F(StoreTest, AForeignKeyFailureFailsItsBatchAndTheWriterGoesOn) {
   EXPECT_EQ(write(store, std::move(last)), "");
 }
 
-TEST_F(StoreTest, CountersOnlyGoUpAndSurviveReopening) {
+TEST_P(StoreTest, CountersOnlyGoUpAndSurviveReopening) {
   {
-    Store store(path_);
+    Store store(open_backend());
     EXPECT_TRUE(store.load().counters.empty());
     Batch b;
     b.put_counter("guest", 65);
@@ -236,13 +236,13 @@ TEST_F(StoreTest, CountersOnlyGoUpAndSurviveReopening) {
     lower.put_counter("guest", 12);  // a late, smaller value never takes a counter back
     EXPECT_EQ(write(store, std::move(lower)), "");
   }
-  Store store(path_);
+  Store store(open_backend());
   EXPECT_EQ(store.load().counters, (std::map<std::string, std::int64_t>{{"guest", 65}}));
 }
 
-TEST_F(StoreTest, TheChallengeLimitIsKeptWithTheAccount) {
+TEST_P(StoreTest, TheChallengeLimitIsKeptWithTheAccount) {
   {
-    Store store(path_);
+    Store store(open_backend());
     store.load();
     Batch b;
     b.put_account({"alice", "$argon2id$x", 1000, 0});
@@ -250,7 +250,7 @@ TEST_F(StoreTest, TheChallengeLimitIsKeptWithTheAccount) {
     b.put_account({"carol", "$argon2id$z", 1000});
     EXPECT_EQ(write(store, std::move(b)), "");
   }
-  Store store(path_);
+  Store store(open_backend());
   Snapshot snap = store.load();
   ASSERT_EQ(snap.accounts.size(), 3u);
   EXPECT_EQ(snap.accounts[0].challenge_limit, 0);
@@ -258,14 +258,11 @@ TEST_F(StoreTest, TheChallengeLimitIsKeptWithTheAccount) {
   EXPECT_EQ(snap.accounts[2].challenge_limit, kAcceptAllChallenges);
 }
 
-TEST_F(StoreTest, AVersion1DatabaseIsMigratedAndKeepsItsAccounts) {
-  {
-    SQLite::Database db(path_.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-    db.exec(migrations()[0]);
-    db.exec("INSERT INTO accounts VALUES ('alice', '$argon2id$x', 5)");
-    db.exec("PRAGMA user_version = 1");
-  }
-  Store store(path_);
+TEST_P(StoreTest, AVersion1DatabaseIsMigratedAndKeepsItsAccounts) {
+  raw_exec(backend_migrations()[0]);
+  raw_exec("INSERT INTO accounts VALUES ('alice', '$argon2id$x', 5)");
+  set_schema_version(1);
+  Store store(open_backend());
   EXPECT_EQ(store.schema_version(), static_cast<int>(migrations().size()));
   Snapshot snap = store.load();
   ASSERT_EQ(snap.accounts.size(), 1u);
@@ -273,8 +270,8 @@ TEST_F(StoreTest, AVersion1DatabaseIsMigratedAndKeepsItsAccounts) {
   EXPECT_EQ(snap.accounts[0].challenge_limit, kAcceptAllChallenges);
 }
 
-TEST_F(StoreTest, DeleteTableRemovesItsMovesAndChat) {
-  Store store(path_);
+TEST_P(StoreTest, DeleteTableRemovesItsMovesAndChat) {
+  Store store(open_backend());
   store.load();
   Batch b;
   b.put_table({1, "bohnduell", 101, "{}", 1});
@@ -294,12 +291,9 @@ TEST_F(StoreTest, DeleteTableRemovesItsMovesAndChat) {
   EXPECT_EQ(snap.chat[2][0].text, "kept");
 }
 
-TEST_F(StoreTest, RefusesADatabaseFromTheFuture) {
-  {
-    SQLite::Database db(path_.string(), SQLite::OPEN_READWRITE | SQLite::OPEN_CREATE);
-    db.exec("PRAGMA user_version = 99");
-  }
-  EXPECT_THROW(Store store(path_), std::runtime_error);
+TEST_P(StoreTest, RefusesADatabaseFromTheFuture) {
+  set_schema_version(99);
+  EXPECT_THROW(Store store(open_backend()), std::runtime_error);
 }
 
 }  // namespace
@@ -310,9 +304,9 @@ namespace {
 
 // Play by e-mail (issue 15): an account's address and the outbox survive a restart; a sent
 // mail leaves it; one key (one event, one recipient) is queued at most once.
-TEST_F(StoreTest, OutboxAndAccountAddressAreDurable) {
+TEST_P(StoreTest, OutboxAndAccountAddressAreDurable) {
   {
-    Store store(path_);
+    Store store(open_backend());
     store.load();
     Batch b;
     b.put_account({"alice", "$argon2id$x", 1000, -1, "alice@example.org"});
@@ -326,7 +320,7 @@ TEST_F(StoreTest, OutboxAndAccountAddressAreDurable) {
     sent.delete_mail("phutball.101.1 alice");
     EXPECT_EQ(write(store, std::move(sent)), "");
   }
-  Store store(path_);
+  Store store(open_backend());
   Snapshot snap = store.load();
   ASSERT_EQ(snap.accounts.size(), 1u);
   EXPECT_EQ(snap.accounts[0].email, "alice@example.org");

@@ -1,0 +1,331 @@
+#include "store/postgres_backend.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <variant>
+
+#include "store/migrations.h"
+#include "store/pg_connection.h"
+#include "store/savepoints.h"
+
+namespace plateau::store {
+
+namespace {
+
+using pg::Params;
+
+// Runs one operation on the open transaction; the SQL of each is SqliteBackend's, in
+// PostgreSQL's words (INSERT OR REPLACE is an upsert on the same key). Throws pg::Error (a
+// constraint), pg::ConnectionLost, or std::invalid_argument (a NUL byte in a text).
+class OpWriter {
+ public:
+  explicit OpWriter(pg::Connection& db) : db_(db) {}
+
+  void operator()(const PutAccount& op) {
+    db_.run(
+        "INSERT INTO accounts(name, password_hash, created_ms, challenge_limit, email) "
+        "VALUES ($1, $2, $3, $4, $5) ON CONFLICT ((plateau_nocase(name))) DO UPDATE SET "
+        "name = excluded.name, password_hash = excluded.password_hash, "
+        "created_ms = excluded.created_ms, challenge_limit = excluded.challenge_limit, "
+        "email = excluded.email",
+        Params()
+            .text(op.row.name)
+            .text(op.row.password_hash)
+            .integer(op.row.created_ms)
+            .integer(op.row.challenge_limit)
+            .text(op.row.email));
+  }
+
+  void operator()(const PutRating& op) {
+    db_.run(
+        "INSERT INTO ratings(game, player, rating, deviation, volatility, games) "
+        "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (game, (plateau_nocase(player))) "
+        "DO UPDATE SET player = excluded.player, rating = excluded.rating, "
+        "deviation = excluded.deviation, volatility = excluded.volatility, games = excluded.games",
+        Params()
+            .text(op.row.game)
+            .text(op.row.player)
+            .real(op.row.rating)
+            .real(op.row.deviation)
+            .real(op.row.volatility)
+            .integer(op.row.games));
+  }
+
+  void operator()(const PutTable& op) {
+    db_.run(
+        "INSERT INTO tables(id, game, number, data, created_ms) VALUES ($1, $2, $3, $4, $5) "
+        "ON CONFLICT (id) DO UPDATE SET data = excluded.data",
+        Params()
+            .integer(op.row.id)
+            .text(op.row.game)
+            .integer(op.row.number)
+            .text(op.row.data)
+            .integer(op.row.created_ms));
+  }
+
+  void operator()(const AddMove& op) {
+    db_.run(
+        "INSERT INTO moves(table_id, ply, move, seat, automatic, at_ms) "
+        "VALUES ($1, $2, $3, $4, $5, $6)",
+        Params()
+            .integer(op.row.table_id)
+            .integer(op.row.ply)
+            .text(op.row.move)
+            .integer(op.row.seat)
+            .integer(op.row.automatic ? 1 : 0)
+            .integer(op.row.at_ms));
+  }
+
+  void operator()(const DeleteMovesFrom& op) {
+    db_.run("DELETE FROM moves WHERE table_id = $1 AND ply >= $2",
+            Params().integer(op.table_id).integer(op.from_ply));
+  }
+
+  void operator()(const AddChat& op) {
+    db_.run("INSERT INTO chat(table_id, at_ms, \"user\", text) VALUES ($1, $2, $3, $4)",
+            Params().integer(op.row.table_id).integer(op.row.at_ms).text(op.row.user).text(
+                op.row.text));
+  }
+
+  void operator()(const AddEvent& op) {
+    db_.run("INSERT INTO table_events(table_id, seq, kind, body) VALUES ($1, $2, $3, $4)",
+            Params().integer(op.row.table_id).integer(op.row.seq).text(op.row.kind).text(
+                op.row.body));
+  }
+
+  void operator()(const PutCounter& op) {
+    db_.run(
+        "INSERT INTO counters(name, value) VALUES ($1, $2) "
+        "ON CONFLICT (name) DO UPDATE SET value = GREATEST(counters.value, excluded.value)",
+        Params().text(op.name).integer(op.value));
+  }
+
+  void operator()(const DeleteTable& op) {
+    for (const char* sql :
+         {"DELETE FROM chat WHERE table_id = $1", "DELETE FROM moves WHERE table_id = $1",
+          "DELETE FROM table_events WHERE table_id = $1", "DELETE FROM tables WHERE id = $1"}) {
+      db_.run(sql, Params().integer(op.table_id));
+    }
+  }
+
+  void operator()(const PutToken& op) {
+    db_.run(
+        "INSERT INTO resume_tokens(selector, verifier_hash, \"user\", guest, created_ms, "
+        "expires_ms) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (selector) DO UPDATE SET "
+        "verifier_hash = excluded.verifier_hash, \"user\" = excluded.\"user\", "
+        "guest = excluded.guest, created_ms = excluded.created_ms, "
+        "expires_ms = excluded.expires_ms",
+        Params()
+            .text(op.row.selector)
+            .text(op.row.verifier_hash)
+            .text(op.row.user)
+            .integer(op.row.guest ? 1 : 0)
+            .integer(op.row.created_ms)
+            .integer(op.row.expires_ms));
+  }
+
+  void operator()(const DeleteToken& op) {
+    db_.run("DELETE FROM resume_tokens WHERE selector = $1", Params().text(op.selector));
+  }
+
+  void operator()(const AddMail& op) {
+    db_.run(
+        "INSERT INTO mail_outbox(key, recipient, message, created_ms) VALUES ($1, $2, $3, $4)",
+        Params().text(op.row.key).text(op.row.recipient).text(op.row.message).integer(
+            op.row.created_ms));
+  }
+
+  void operator()(const DeleteMail& op) {
+    db_.run("DELETE FROM mail_outbox WHERE key = $1", Params().text(op.key));
+  }
+
+ private:
+  pg::Connection& db_;
+};
+
+// Any key of pg_advisory_xact_lock, the same in every Plateau: "plat" in ASCII.
+constexpr const char* kMigrationLock = "SELECT pg_advisory_xact_lock(1886151028)";
+
+}  // namespace
+
+PostgresBackend::PostgresBackend(const std::string& url) : url_(url) {
+  try {
+    db_ = std::make_unique<pg::Connection>(url_);
+    // Names, chat and boards are UTF-8: a database in another encoding would refuse some of
+    // them at the first write, long after the start.
+    const std::string encoding =
+        db_->run("SELECT current_setting('server_encoding')").text(0, 0);
+    if (encoding != "UTF8") {
+      throw std::runtime_error("the database's encoding is " + encoding +
+                               ", not UTF8 (createdb -E UTF8 -T template0)");
+    }
+    migrate();
+    pg::Result alive = db_->run("SELECT value FROM server_state WHERE key = 'alive_ms'");
+    if (alive.rows() > 0) alive_at_open_ms_ = alive.integer(0, 0);
+  } catch (const pg::ConnectionLost&) {
+    throw;  // its text names the (redacted) URL already
+  } catch (const std::exception& e) {
+    throw std::runtime_error("cannot open database " + pg::redact_url(url_) + ": " + e.what());
+  }
+}
+
+PostgresBackend::~PostgresBackend() = default;
+
+void PostgresBackend::migrate() {
+  const auto& steps = postgres_migrations();
+  for (;;) {
+    db_->exec("BEGIN");
+    try {
+      db_->run(kMigrationLock);
+      db_->exec("CREATE TABLE IF NOT EXISTS plateau_schema (version INTEGER NOT NULL)");
+      pg::Result r = db_->run("SELECT version FROM plateau_schema");
+      int version = 0;
+      if (r.rows() == 0) {
+        db_->run("INSERT INTO plateau_schema(version) VALUES (0)");
+      } else {
+        version = static_cast<int>(r.integer(0, 0));
+      }
+      if (version > static_cast<int>(steps.size())) {
+        throw std::runtime_error("schema version " + std::to_string(version) +
+                                 " is newer than this program knows (" +
+                                 std::to_string(steps.size()) + ")");
+      }
+      if (version == static_cast<int>(steps.size())) {
+        db_->exec("COMMIT");
+        version_ = version;
+        return;
+      }
+      db_->exec(steps[version]);
+      db_->run("UPDATE plateau_schema SET version = $1", Params().integer(version + 1));
+      db_->exec("COMMIT");
+    } catch (...) {
+      end_failed_transaction();
+      throw;
+    }
+  }
+}
+
+void PostgresBackend::begin(const char* sql) {
+  if (!db_->ok()) db_->reconnect();
+  try {
+    db_->exec(sql);
+  } catch (const pg::ConnectionLost&) {
+    // Lost while idle (the server restarted, the session was ended): nothing of the
+    // transaction was sent yet, so once more on a new connection.
+    db_->reconnect();
+    db_->exec(sql);
+  }
+}
+
+void PostgresBackend::end_failed_transaction() noexcept {
+  if (!db_->ok()) return;  // the server ends the transaction of a closed session itself
+  try {
+    db_->exec("ROLLBACK");
+  } catch (...) {
+  }
+}
+
+Snapshot PostgresBackend::load(std::size_t events_per_table) {
+  std::lock_guard lock(mutex_);
+  Snapshot snap;
+  begin("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY");
+  try {
+    // ORDER BY ... COLLATE "C": byte order, as SQLite's (its NOCASE on ASCII-folded bytes).
+    pg::Result r = db_->run(
+        "SELECT name, password_hash, created_ms, challenge_limit, email FROM accounts "
+        "ORDER BY plateau_nocase(name) COLLATE \"C\"");
+    for (int i = 0; i < r.rows(); ++i) {
+      snap.accounts.push_back({r.text(i, 0), r.text(i, 1), r.integer(i, 2),
+                               static_cast<int>(r.integer(i, 3)), r.text(i, 4)});
+    }
+    r = db_->run("SELECT name, value FROM counters");
+    for (int i = 0; i < r.rows(); ++i) snap.counters[r.text(i, 0)] = r.integer(i, 1);
+    r = db_->run(
+        "SELECT game, player, rating, deviation, volatility, games FROM ratings "
+        "ORDER BY game COLLATE \"C\", plateau_nocase(player) COLLATE \"C\"");
+    for (int i = 0; i < r.rows(); ++i) {
+      snap.ratings.push_back({r.text(i, 0), r.text(i, 1), r.real(i, 2), r.real(i, 3),
+                              r.real(i, 4), static_cast<int>(r.integer(i, 5))});
+    }
+    r = db_->run("SELECT id, game, number, data, created_ms FROM tables ORDER BY id");
+    for (int i = 0; i < r.rows(); ++i) {
+      snap.tables.push_back({r.integer(i, 0), r.text(i, 1), static_cast<int>(r.integer(i, 2)),
+                             r.text(i, 3), r.integer(i, 4)});
+    }
+    r = db_->run(
+        "SELECT table_id, ply, move, seat, automatic, at_ms FROM moves ORDER BY table_id, ply");
+    for (int i = 0; i < r.rows(); ++i) {
+      MoveRow row{r.integer(i, 0),      static_cast<int>(r.integer(i, 1)),
+                  r.text(i, 2),         static_cast<int>(r.integer(i, 3)),
+                  r.integer(i, 4) != 0, r.integer(i, 5)};
+      snap.moves[row.table_id].push_back(std::move(row));
+    }
+    r = db_->run("SELECT table_id, at_ms, \"user\", text FROM chat ORDER BY table_id, seq");
+    for (int i = 0; i < r.rows(); ++i) {
+      ChatRow row{r.integer(i, 0), r.integer(i, 1), r.text(i, 2), r.text(i, 3)};
+      snap.chat[row.table_id].push_back(std::move(row));
+    }
+    // The last events_per_table of each table (seq counts 1, 2, 3, ... without gaps).
+    r = db_->run(
+        "SELECT e.table_id, e.seq, e.kind, e.body FROM table_events e "
+        "JOIN (SELECT table_id, MAX(seq) AS last FROM table_events GROUP BY table_id) m "
+        "ON m.table_id = e.table_id WHERE e.seq > m.last - $1 ORDER BY e.table_id, e.seq",
+        Params().integer(
+            static_cast<std::int64_t>(std::min<std::size_t>(events_per_table, INT64_MAX))));
+    for (int i = 0; i < r.rows(); ++i) {
+      EventRow row{r.integer(i, 0), r.integer(i, 1), r.text(i, 2), r.text(i, 3)};
+      snap.events[row.table_id].push_back(std::move(row));
+    }
+    r = db_->run(
+        "SELECT selector, verifier_hash, \"user\", guest, created_ms, expires_ms "
+        "FROM resume_tokens ORDER BY created_ms, selector COLLATE \"C\"");
+    for (int i = 0; i < r.rows(); ++i) {
+      snap.tokens.push_back({r.text(i, 0), r.text(i, 1), r.text(i, 2), r.integer(i, 3) != 0,
+                             r.integer(i, 4), r.integer(i, 5)});
+    }
+    r = db_->run(
+        "SELECT key, recipient, message, created_ms FROM mail_outbox "
+        "ORDER BY created_ms, key COLLATE \"C\"");
+    for (int i = 0; i < r.rows(); ++i) {
+      snap.outbox.push_back({r.text(i, 0), r.text(i, 1), r.text(i, 2), r.integer(i, 3)});
+    }
+    db_->exec("COMMIT");
+  } catch (...) {
+    end_failed_transaction();
+    throw;
+  }
+  snap.alive_ms = alive_at_open_ms_;
+  return snap;
+}
+
+GroupOutcome PostgresBackend::commit_group(std::span<const Batch* const> batches,
+                                           std::int64_t alive_ms) {
+  std::lock_guard lock(mutex_);
+  GroupOutcome out;
+  out.batch_errors.resize(batches.size());
+  try {
+    begin("BEGIN");
+    OpWriter writer(*db_);
+    // A lost connection fails the batch and then its ROLLBACK TO: the whole group fails.
+    apply_in_savepoints(
+        batches, out, [&](const char* sql) { db_->exec(sql); },
+        [&](const Batch& batch) {
+          for (const Op& op : batch.ops()) std::visit(writer, op);
+        });
+    if (!out.commit_error) {
+      db_->run(
+          "INSERT INTO server_state(key, value) VALUES ('alive_ms', $1) "
+          "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+          Params().integer(alive_ms));
+      db_->exec("COMMIT");
+    }
+  } catch (...) {
+    out.commit_error = std::current_exception();
+  }
+  if (out.commit_error) end_failed_transaction();
+  return out;
+}
+
+}  // namespace plateau::store

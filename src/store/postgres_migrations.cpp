@@ -1,0 +1,116 @@
+// The PostgreSQL schema: the same versions as SQLite's (migrations.cpp), one entry each, in
+// order. Differences that matter, and why:
+// - SQLite's COLLATE NOCASE folds ASCII letters only; plateau_nocase() (translate, IMMUTABLE)
+//   does exactly that, and a unique index on it makes "alice" and "ALICE" the same key, as
+//   SQLite's case-insensitive primary key does (lower() would also fold non-ASCII letters).
+// - INTEGER columns that hold ms or ids are BIGINT (SQLite's INTEGER is 64-bit); REAL is
+//   DOUBLE PRECISION (PostgreSQL's REAL is 32-bit: a rating would lose digits).
+// - chat.seq is an identity column (SQLite's AUTOINCREMENT).
+// Later nodes (issue 16, items 2-4) add per-table owner and epoch columns as a migration here
+// (ALTER TABLE tables ADD COLUMN owner TEXT, ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0).
+#include "store/migrations.h"
+
+namespace plateau::store {
+
+const std::vector<std::string>& postgres_migrations() {
+  static const std::vector<std::string> kMigrations = {
+      // 1: accounts, ratings, tables, moves, chat.
+      R"sql(
+CREATE FUNCTION plateau_nocase(text) RETURNS text
+  LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+  RETURN translate($1, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz');
+CREATE TABLE accounts (
+  name TEXT NOT NULL,
+  password_hash TEXT NOT NULL,
+  created_ms BIGINT NOT NULL
+);
+CREATE UNIQUE INDEX accounts_name ON accounts (plateau_nocase(name));
+CREATE TABLE ratings (
+  game TEXT NOT NULL,
+  player TEXT NOT NULL,
+  rating DOUBLE PRECISION NOT NULL,
+  deviation DOUBLE PRECISION NOT NULL,
+  volatility DOUBLE PRECISION NOT NULL,
+  games INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX ratings_key ON ratings (game, plateau_nocase(player));
+CREATE TABLE tables (
+  id BIGINT PRIMARY KEY,
+  game TEXT NOT NULL,
+  number INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  created_ms BIGINT NOT NULL,
+  UNIQUE (game, number)
+);
+CREATE TABLE moves (
+  table_id BIGINT NOT NULL REFERENCES tables(id),
+  ply INTEGER NOT NULL,
+  move TEXT NOT NULL,
+  seat INTEGER NOT NULL,
+  automatic INTEGER NOT NULL,
+  at_ms BIGINT NOT NULL,
+  PRIMARY KEY (table_id, ply)
+);
+CREATE TABLE chat (
+  seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  table_id BIGINT NOT NULL REFERENCES tables(id),
+  at_ms BIGINT NOT NULL,
+  "user" TEXT NOT NULL,
+  text TEXT NOT NULL
+);
+CREATE INDEX chat_by_table ON chat(table_id, seq);
+)sql",
+      // 2: when the server was last alive.
+      R"sql(
+CREATE TABLE server_state (
+  key TEXT PRIMARY KEY,
+  value BIGINT NOT NULL
+);
+)sql",
+      // 3: named counters that must never go back.
+      R"sql(
+CREATE TABLE counters (
+  name TEXT PRIMARY KEY,
+  value BIGINT NOT NULL
+);
+)sql",
+      // 4: the challenges an account accepts.
+      R"sql(
+ALTER TABLE accounts ADD COLUMN challenge_limit INTEGER NOT NULL DEFAULT -1;
+)sql",
+      // 5: the events of each table.
+      R"sql(
+CREATE TABLE table_events (
+  table_id BIGINT NOT NULL REFERENCES tables(id),
+  seq BIGINT NOT NULL,
+  kind TEXT NOT NULL,
+  body TEXT NOT NULL,
+  PRIMARY KEY (table_id, seq)
+);
+)sql",
+      // 6: resume tokens, stored hashed.
+      R"sql(
+CREATE TABLE resume_tokens (
+  selector TEXT PRIMARY KEY,
+  verifier_hash TEXT NOT NULL,
+  "user" TEXT NOT NULL,
+  guest INTEGER NOT NULL,
+  created_ms BIGINT NOT NULL,
+  expires_ms BIGINT NOT NULL
+);
+)sql",
+      // 7: play by e-mail: an account's address, and the outbox of mail to send.
+      R"sql(
+ALTER TABLE accounts ADD COLUMN email TEXT NOT NULL DEFAULT '';
+CREATE TABLE mail_outbox (
+  key TEXT PRIMARY KEY,
+  recipient TEXT NOT NULL,
+  message TEXT NOT NULL,
+  created_ms BIGINT NOT NULL
+);
+)sql",
+  };
+  return kMigrations;
+}
+
+}  // namespace plateau::store
