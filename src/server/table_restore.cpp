@@ -11,7 +11,8 @@ void Table::resume(std::int64_t downtime_ms) {
       Caller{},
       [this, downtime_ms](Tx& tx) {
         if (end_if_orphaned(tx)) return;  // its external game is gone (table_external.cpp)
-        if (downtime_ms <= 0 || status_ != TableStatus::kPlaying || !clock_.enabled() || !state_ ||
+        if (downtime_ms <= 0 || status_ != TableStatus::kPlaying ||
+            !(clock_.enabled() || clock_.corr.any()) || !state_ ||
             state_->is_terminal()) {
           return;
         }
