@@ -136,6 +136,45 @@ def test_vacation_postpones_nag_and_forfeit():
         controller.stop()
 
 
+def test_forfeit_before_every_player_moved_has_no_result():
+    """The consent rule (issue 12): a forfeit before every player has moved ends the board with
+    no result and no rating change, as a resignation would; bad day counts are refused."""
+    clock = SimClock()
+    sink, controller, server, lmtp = start(clock.extra() + ["--nagtime", "2", "--forfeittime", "3"])
+    try:
+        assert mail_in(lmtp, A, "signup alice pw-alice-1") == 0
+        assert mail_in(lmtp, B, "signup bob pw-bob-123") == 0
+        sink.take(2)
+        alice = server.text("alice", "pw-alice-1")
+        for bad in ["-nagtime=366", "-forfeittime=-1", "-nagtime=7d"]:
+            out = answer(alice, f"phutball challenge {bad} alice bob")
+            assert out.startswith("error: nagtime takes a number of days from 0 (off) to 365") or \
+                out.startswith("error: forfeittime takes a number of days"), out
+        # A text board takes the server's --nagtime/--forfeittime (2 and 3 days).
+        answer(alice, "phutball challenge alice bob")
+        [m] = sink.take(1)  # bob is not connected
+        check_common(m, B, "New Phutball Board 101")
+        assert "nagtime 2 days; forfeittime 3 days" in answer(alice, "info 101")
+        answer(alice, "move 101 H11")
+        [m] = sink.take(1)
+        check_common(m, B, "Phutball Board 101 bob")
+        clock.set(2 * DAY_MS + HOUR_MS)
+        [nag] = sink.take(1)
+        check_common(nag, B, "Reminder: Phutball Board 101 bob")
+        alice.expect(r"\[phutball 101\] server: Reminder: bob has not moved at phutball 101 for 2 days")
+        clock.set(3 * DAY_MS + HOUR_MS)
+        [m] = sink.take(1)  # the end: bob (not connected) hears of it, alice (connected) sees it
+        check_common(m, B, "Phutball Board 101")
+        assert "No result: bob forfeited (forfeit time) before every player had moved." in body_of(m)
+        alice.expect(r"No result: bob forfeited \(forfeit time\) before every player had moved")
+        standings = answer(alice, "standings phutball")
+        assert "bob" not in standings and "alice" not in standings, standings  # no rating change
+    finally:
+        if server.proc.poll() is None:
+            server.stop()
+        controller.stop()
+
+
 def test_notifications_of_a_text_game():
     clock = SimClock()
     sink, controller, server, lmtp = start(clock.extra())
@@ -143,6 +182,18 @@ def test_notifications_of_a_text_game():
         assert mail_in(lmtp, A, "signup alice pw-alice-1") == 0
         assert mail_in(lmtp, B, "signup bob pw-bob-123") == 0
         sink.take(2)
+        # The mail forms: the credentials inline, no board; the answer goes to the sender.
+        assert mail_in(lmtp, B, "phutball notify bob pw-bob-123 every") == 0
+        [m] = sink.take(1)
+        check_common(m, B, "Plateau: notify every")
+        assert body_of(m).startswith("notify every: a mail about each event"), body_of(m)
+        assert mail_in(lmtp, B, "vacation bob pw-bob-123") == 0
+        [m] = sink.take(1)
+        check_common(m, B, "Plateau: vacation")
+        assert "You are not on vacation; 14 of 14 vacation days left in " in body_of(m), body_of(m)
+        assert mail_in(lmtp, B, "notify bob wrong-password every") == 0
+        [m] = sink.take(1)
+        check_common(m, B, "Plateau Error")
         alice = server.text("alice", "pw-alice-1")
         assert "notify every" in answer(alice, "notify")
         # bob is not connected: he hears of the new board and of his turn; alice, connected, not.
@@ -200,5 +251,6 @@ def test_notifications_of_a_text_game():
 if __name__ == "__main__":
     run_tests([t for t in [test_nag_and_forfeit_at_their_days,
                            test_vacation_postpones_nag_and_forfeit,
+                           test_forfeit_before_every_player_moved_has_no_result,
                            test_notifications_of_a_text_game]
                if len(sys.argv) < 4 or t.__name__ == sys.argv[3]])
