@@ -321,23 +321,17 @@ std::optional<Command> parse_command(std::string_view line) {
       }
       break;
     case Verb::kNotify:
-      expect_args(c, 0, 1, "notify [every|digest|off]");
-      if (!c.args.empty()) {
-        c.args[0] = to_lower(c.args[0]);
-        if (c.args[0] != "every" && c.args[0] != "digest" && c.args[0] != "off") {
-          throw CommandError("usage: notify [every|digest|off]");
-        }
-      }
+    case Verb::kVacation: {  // one optional setting word, lower-cased
+      const bool notify = c.verb == Verb::kNotify;
+      const std::string usage = notify ? "notify [every|digest|off]" : "vacation [DAYS|off]";
+      expect_args(c, 0, 1, usage);
+      if (c.args.empty()) break;
+      const std::string w = c.args[0] = to_lower(c.args[0]);
+      const bool known = w == "off" || (notify ? w == "every" || w == "digest"
+                                               : parse_number(w).has_value());
+      if (!known) throw CommandError("usage: " + usage);
       break;
-    case Verb::kVacation:
-      expect_args(c, 0, 1, "vacation [DAYS|off]");
-      if (!c.args.empty()) {
-        c.args[0] = to_lower(c.args[0]);
-        if (c.args[0] != "off" && !parse_number(c.args[0])) {
-          throw CommandError("usage: vacation [DAYS|off]");
-        }
-      }
-      break;
+    }
     case Verb::kStandings:
       expect_args(c, c.game.empty() ? 1 : 0, c.game.empty() ? 1 : 0, "standings GAME");
       if (!c.args.empty()) {

@@ -41,6 +41,22 @@ class SimClock:
         return ["--test-clock-offset-file", self.path]
 
 
+class Env:
+    """An SMTP sink and a `plateau serve` on a simulated clock; both stopped at the end."""
+
+    def __init__(self, extra=()):
+        self.clock = SimClock()
+        self.sink, self.controller, self.server, self.lmtp = start(self.clock.extra() + list(extra))
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        if self.server.proc.poll() is None:
+            self.server.stop()
+        self.controller.stop()
+
+
 def subjects(mails):
     return [(str(m["msg"]["To"]), m["msg"]["Subject"]) for m in mails]
 
@@ -60,9 +76,8 @@ def mail_board(sink, lmtp):
 
 
 def test_nag_and_forfeit_at_their_days():
-    clock = SimClock()
-    sink, controller, server, lmtp = start(clock.extra())
-    try:
+    with Env() as env:
+        sink, server, lmtp, clock = env.sink, env.server, env.lmtp, env.clock
         mail_board(sink, lmtp)
         carol = server.text("carol", "pw-carol-12", register=True)
         assert "nagtime 7 days; forfeittime 21 days" in answer(carol, "info 101")
@@ -80,7 +95,7 @@ def test_nag_and_forfeit_at_their_days():
         sink.take(0)  # one nag per turn
         # Durable: a restart does not nag the same turn again.
         assert server.stop() == 0
-        server = Server(BINARY, data_dir=server.data_dir, extra=server.extra).start()
+        server = env.server = Server(BINARY, data_dir=server.data_dir, extra=server.extra).start()
         clock.set(9 * DAY_MS)
         sink.take(0)
         clock.set(21 * DAY_MS - HOUR_MS)
@@ -91,16 +106,11 @@ def test_nag_and_forfeit_at_their_days():
         assert "Forfeit" in body_of(got[0]) and "Game won by bob." in body_of(got[0]), body_of(got[0])
         carol = server.text("carol", "pw-carol-12")
         assert "Game won by bob." in answer(carol, "show 101")
-    finally:
-        if server.proc.poll() is None:
-            server.stop()
-        controller.stop()
 
 
 def test_vacation_postpones_nag_and_forfeit():
-    clock = SimClock()
-    sink, controller, server, lmtp = start(clock.extra())
-    try:
+    with Env() as env:
+        sink, server, lmtp, clock = env.sink, env.server, env.lmtp, env.clock
         mail_board(sink, lmtp)
         alice = server.text("alice", "pw-alice-1")
         assert "You are not on vacation; 14 of 14 vacation days left" in answer(alice, "vacation")
@@ -130,18 +140,13 @@ def test_vacation_postpones_nag_and_forfeit():
             answer(alice, "vacation 1")
             assert "You are not on vacation" in answer(alice, "vacation off")
         assert "error: you have used your 14 vacation days of " in answer(alice, "vacation 1")
-    finally:
-        if server.proc.poll() is None:
-            server.stop()
-        controller.stop()
 
 
 def test_forfeit_before_every_player_moved_has_no_result():
     """The consent rule (issue 12): a forfeit before every player has moved ends the board with
     no result and no rating change, as a resignation would; bad day counts are refused."""
-    clock = SimClock()
-    sink, controller, server, lmtp = start(clock.extra() + ["--nagtime", "2", "--forfeittime", "3"])
-    try:
+    with Env(["--nagtime", "2", "--forfeittime", "3"]) as env:
+        sink, server, lmtp, clock = env.sink, env.server, env.lmtp, env.clock
         assert mail_in(lmtp, A, "signup alice pw-alice-1") == 0
         assert mail_in(lmtp, B, "signup bob pw-bob-123") == 0
         sink.take(2)
@@ -169,16 +174,11 @@ def test_forfeit_before_every_player_moved_has_no_result():
         alice.expect(r"No result: bob forfeited \(forfeit time\) before every player had moved")
         standings = answer(alice, "standings phutball")
         assert "bob" not in standings and "alice" not in standings, standings  # no rating change
-    finally:
-        if server.proc.poll() is None:
-            server.stop()
-        controller.stop()
 
 
 def test_notifications_of_a_text_game():
-    clock = SimClock()
-    sink, controller, server, lmtp = start(clock.extra())
-    try:
+    with Env() as env:
+        sink, server, lmtp, clock = env.sink, env.server, env.lmtp, env.clock
         assert mail_in(lmtp, A, "signup alice pw-alice-1") == 0
         assert mail_in(lmtp, B, "signup bob pw-bob-123") == 0
         sink.take(2)
@@ -242,10 +242,6 @@ def test_notifications_of_a_text_game():
         clock.set(next_day + DAY_MS)
         [d] = sink.take(1)
         check_common(d, B, "Plateau: your move on 1 board")
-    finally:
-        if server.proc.poll() is None:
-            server.stop()
-        controller.stop()
 
 
 if __name__ == "__main__":

@@ -1,6 +1,7 @@
 // Correspondence time arithmetic (server/correspondence_clock.h): exact milliseconds.
 #include <gtest/gtest.h>
 
+#include "server/command.h"
 #include "server/correspondence_clock.h"
 #include "server/notifier.h"
 #include "server/wall_clock.h"
@@ -99,6 +100,30 @@ TEST(Correspondence, ClockOffsetFile) {
     EXPECT_FALSE(read_clock_offset_file(path).has_value()) << bad;
   }
   EXPECT_FALSE(read_clock_offset_file(path + ".missing").has_value());
+}
+
+TEST(CommandParser, NotifyAndVacation) {
+  Command n = *parse_command("Phutball NOTIFY Digest");
+  EXPECT_EQ(n.verb, Verb::kNotify);
+  EXPECT_EQ(n.game, "phutball");
+  EXPECT_EQ(n.args, (std::vector<std::string>{"digest"}));
+  EXPECT_TRUE(parse_command("notify")->args.empty());
+  EXPECT_EQ(parse_command("vacation 14")->args, (std::vector<std::string>{"14"}));
+  EXPECT_EQ(parse_command("vacation OFF")->args, (std::vector<std::string>{"off"}));
+  auto error_of = [](const char* line) {
+    try {
+      parse_command(line);
+    } catch (const CommandError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(accepted)");
+  };
+  EXPECT_EQ(error_of("notify sometimes"), "usage: notify [every|digest|off]");
+  EXPECT_EQ(error_of("vacation -3"), "usage: vacation [DAYS|off]");
+  EXPECT_EQ(error_of("notify -x=1"), "notify takes no -name=value parameters");
+  EXPECT_EQ(error_of("vacation 3 4"), "usage: vacation [DAYS|off]");
+  EXPECT_EQ(error_of("vacation 1234567890"), "usage: vacation [DAYS|off]");
+  EXPECT_EQ(error_of("vacation every"), "usage: vacation [DAYS|off]");
 }
 
 // Notifications (notifier.h): who gets the mail of one action.
