@@ -38,6 +38,10 @@ void Table::on_correspondence(Tx& tx) {
   if (due == CorrespondenceDue::kForfeit) {
     spdlog::info("table {}: {} forfeits: no move in {} days", label(), owner.name,
                  clock_.corr.forfeit_days);
+    // As a resignation (cmd_resign): with 3+ seats, once everyone has moved, the seat leaves
+    // the contest and the others play on; otherwise the game ends (with no result before
+    // every player has moved: the consent rule).
+    if (game_->num_seats() >= 3 && everyone_moved()) return resign_from_many(tx, ts);
     resign_seat(tx, ts, "Forfeit", "forfeit time");
     return;
   }

@@ -176,6 +176,26 @@ def test_forfeit_before_every_player_moved_has_no_result():
         assert "bob" not in standings and "alice" not in standings, standings  # no rating change
 
 
+def test_forfeit_with_three_seats_is_a_resignation():
+    """With 3+ seats a forfeit is what a resignation is there: the seat leaves the contest (the
+    computer plays its pawns on), the others play to the end."""
+    with Env() as env:
+        alice = env.server.text("alice", "pw-alice-12", register=True)
+        alice.send("biloba challenge -players=3 -nagtime=1 -forfeittime=2 alice cpu:2 cpu:3")
+        alice.expect(r"^New Biloba Board 101$")
+        alice.send("move 101 e7-e6#1")
+        alice.expect(r"^biloba 101: 3\. R cpu:3 ")
+        env.clock.set(DAY_MS + HOUR_MS)
+        alice.expect(r"^\[biloba 101\] server: Reminder: alice has not moved at biloba 101 for 1 "
+                     r"days\. alice forfeits on ")
+        env.clock.set(2 * DAY_MS + HOUR_MS)
+        alice.expect(r"^biloba 101: alice resigns; the computer plays their pawns until the game "
+                     r"ends\.$")
+        alice.send("queue 101 e6-e5")
+        alice.expect(r"^error: you have resigned at biloba 101")
+        env.sink.take(0)  # alice has no address
+
+
 def test_notifications_of_a_text_game():
     with Env() as env:
         sink, server, lmtp, clock = env.sink, env.server, env.lmtp, env.clock
@@ -248,5 +268,6 @@ if __name__ == "__main__":
     run_tests([t for t in [test_nag_and_forfeit_at_their_days,
                            test_vacation_postpones_nag_and_forfeit,
                            test_forfeit_before_every_player_moved_has_no_result,
+                           test_forfeit_with_three_seats_is_a_resignation,
                            test_notifications_of_a_text_game]
                if len(sys.argv) < 4 or t.__name__ == sys.argv[3]])
