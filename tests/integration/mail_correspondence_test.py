@@ -51,10 +51,14 @@ class Env:
     def __enter__(self):
         return self
 
-    def __exit__(self, *exc):
-        if self.server.proc.poll() is None:
-            self.server.stop()
-        self.controller.stop()
+    def __exit__(self, kind, *exc):
+        try:
+            if self.server.proc.poll() is None:
+                rc = self.server.stop()
+                # A clean exit (an address sanitizer report would make it non-zero).
+                assert kind is not None or rc == 0, (rc, self.server.read_log()[-3000:])
+        finally:
+            self.controller.stop()
 
 
 def subjects(mails):
