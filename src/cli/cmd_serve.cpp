@@ -3,6 +3,7 @@
 
 #include "cli/cli_common.h"
 #include "compat/biloba/legacy_lobby.h"
+#include "server/correspondence_clock.h"
 #include "server/mail_service.h"
 #include "server/origin_check.h"
 #include "server/server.h"
@@ -123,6 +124,27 @@ void add_serve_command(CLI::App& app) {
                   "for ever)")
       ->capture_default_str()
       ->check(CLI::Range(std::size_t{10}, std::size_t{100000000}));
+  cmd->add_option("--nagtime", lobby_limits.nag_days,
+                  "Days without a move before the player to move is reminded, on boards that do "
+                  "not set -nagtime= (0 = none; boards challenged by mail: --mail-nagtime)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, server::kMaxCorrespondenceDays));
+  cmd->add_option("--forfeittime", lobby_limits.forfeit_days,
+                  "Days without a move before the player to move forfeits, on boards that do not "
+                  "set -forfeittime= (0 = never; by mail: --mail-forfeittime)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, server::kMaxCorrespondenceDays));
+  cmd->add_option("--mail-nagtime", lobby_limits.mail_nag_days,
+                  "--nagtime for boards challenged by mail")
+      ->capture_default_str()
+      ->check(CLI::Range(0, server::kMaxCorrespondenceDays));
+  cmd->add_option("--mail-forfeittime", lobby_limits.mail_forfeit_days,
+                  "--forfeittime for boards challenged by mail")
+      ->capture_default_str()
+      ->check(CLI::Range(0, server::kMaxCorrespondenceDays));
+  // Tests only, hence no help (group ""): the wall clock's offset in ms is read from this file
+  // (server/wall_clock.h), so that a test runs days of correspondence time in seconds.
+  cmd->add_option("--test-clock-offset-file", lobby_limits.test_clock_offset_file)->group("");
   cmd->add_option("--events-kept", lobby_limits.events_kept,
                   "Events kept in memory per table for resync BOARD SEQ")
       ->capture_default_str()
@@ -203,6 +225,9 @@ void add_serve_command(CLI::App& app) {
     opt->server.lobby_limits.login_backoff_max =
         std::max(ms(opt->login_backoff_max), ms(opt->login_backoff_base));
     opt->server.lobby_limits.token_ttl = std::chrono::seconds(opt->token_ttl);
+    if (!opt->server.lobby_limits.test_clock_offset_file.empty()) {
+      opt->server.lobby_limits.correspondence_tick = std::chrono::milliseconds(200);
+    }
     opt->server.lobby_limits.guest_token_ttl = std::chrono::seconds(opt->guest_token_ttl);
     opt->mail.lmtp.idle_timeout = std::chrono::seconds(opt->lmtp_idle_timeout);
     opt->mail.lmtp.data_timeout = std::chrono::seconds(opt->lmtp_data_timeout);

@@ -19,12 +19,13 @@ std::string describe_rows(const Snapshot& s) {
   return std::to_string(s.accounts.size()) + " accounts, " + std::to_string(s.tables.size()) +
          " tables, " + std::to_string(s.ratings.size()) + " ratings, " +
          std::to_string(s.counters.size()) + " counters, " + std::to_string(s.tokens.size()) +
-         " resume tokens, " + std::to_string(s.outbox.size()) + " mails";
+         " resume tokens, " + std::to_string(s.outbox.size()) + " mails, " +
+         std::to_string(s.vacations.size()) + " vacations";
 }
 
 bool empty(const Snapshot& s) {
   return s.accounts.empty() && s.tables.empty() && s.ratings.empty() && s.counters.empty() &&
-         s.tokens.empty() && s.outbox.empty();
+         s.tokens.empty() && s.outbox.empty() && s.vacations.empty();
 }
 
 store::Batch everything(const Snapshot& s) {
@@ -41,6 +42,7 @@ store::Batch everything(const Snapshot& s) {
     for (const auto& r : rows) b.add_event(r);
   for (const auto& r : s.tokens) b.put_token(r);
   for (const auto& r : s.outbox) b.add_mail(r);
+  for (const auto& r : s.vacations) b.put_vacation(r);
   return b;
 }
 
@@ -55,6 +57,7 @@ std::string first_difference(const Snapshot& a, const Snapshot& b) {
   if (a.events != b.events) return "table events";
   if (a.tokens != b.tokens) return "resume tokens";
   if (a.outbox != b.outbox) return "mail outbox";
+  if (a.vacations != b.vacations) return "vacations";
   if (a.alive_ms != b.alive_ms) return "the time the server was last alive";
   // A kind of row added to the Snapshot since this was written, and not copied above.
   if (!(a == b)) return "rows this copy does not know (src/cli/store_copy.cpp)";
@@ -133,7 +136,8 @@ CopyReport copy_store(const std::string& from, const std::string& to) {
   }
   CopyReport report{snap.accounts.size(), snap.ratings.size(), snap.counters.size(),
                     snap.tables.size(),   0,                     0,
-                    0,                    snap.tokens.size(),    snap.outbox.size()};
+                    0,                    snap.tokens.size(),    snap.outbox.size(),
+                    snap.vacations.size()};
   for (const auto& [id, rows] : snap.moves) report.moves += rows.size();
   for (const auto& [id, rows] : snap.chat) report.chat += rows.size();
   for (const auto& [id, rows] : snap.events) report.events += rows.size();

@@ -210,6 +210,33 @@ void Accounts::set_email(const std::string& name, const std::string& email,
       "could not store the address; it is unchanged", std::move(done));
 }
 
+std::string Accounts::notify_of(const std::string& name) const {
+  std::lock_guard lock(mutex_);
+  auto it = accounts_.find(to_lower(name));
+  return it == accounts_.end() ? std::string("off") : it->second.notify;
+}
+
+std::vector<std::string> Accounts::names_notified(const std::string& mode) const {
+  std::vector<std::string> out;
+  std::lock_guard lock(mutex_);
+  for (const auto& [key, row] : accounts_) {
+    if (!row.email.empty() && row.notify == mode) out.push_back(row.name);
+  }
+  return out;
+}
+
+void Accounts::set_notify(const std::string& name, const std::string& mode,
+                          std::function<void(std::string error)> done) {
+  update_account(
+      name,
+      [mode](store::AccountRow& row) {
+        return [before = std::exchange(row.notify, mode)](store::AccountRow& r) {
+          r.notify = before;
+        };
+      },
+      "could not store the setting; it is unchanged", std::move(done));
+}
+
 void Accounts::update_account(const std::string& name, const Change& change,
                               std::string failure, std::function<void(std::string error)> done) {
   store::AccountRow row;

@@ -71,6 +71,15 @@ class Accounts {
   void set_email(const std::string& name, const std::string& email,
                  std::function<void(std::string error)> done);
 
+  // Which mail `name` gets about games it is not connected to (issue 15, item 4; notifier.h):
+  // "every", "digest" or "off"; "off" for no such account.
+  std::string notify_of(const std::string& name) const;
+  // The accounts with an address whose setting is `mode`, by name.
+  std::vector<std::string> names_notified(const std::string& mode) const;
+  // Sets and stores it (`mode` already checked); `done(error)` once durable, as set_email.
+  void set_notify(const std::string& name, const std::string& mode,
+                  std::function<void(std::string error)> done);
+
   // The registered spelling of `name` (any case), or "" if there is no such account.
   std::string canonical(const std::string& name) const;
   bool exists(const std::string& name) const { return !canonical(name).empty(); }

@@ -29,6 +29,9 @@ class Client : public std::enable_shared_from_this<Client> {
   virtual void send_replayed(std::vector<std::shared_ptr<const RenderedEvent>> events) {
     for (auto& e : events) send_shared(std::move(e), false);
   }
+  // True for the client that runs one inbound mail (mail_session.h): it is no live connection,
+  // and a board it challenges is a mail board (docs/MAIL.md).
+  virtual bool by_mail() const { return false; }
   // Closes the connection after the queued output. Thread-safe.
   virtual void close() = 0;
   // "text 127.0.0.1:40312" for logs.

@@ -65,6 +65,8 @@ constexpr std::array kWords = {
     VerbWord{"challenge", Verb::kChallenge},
     VerbWord{"steps", Verb::kSteps},
     VerbWord{"resync", Verb::kResync},
+    VerbWord{"notify", Verb::kNotify},
+    VerbWord{"vacation", Verb::kVacation},
 };
 
 std::optional<Verb> find_verb(std::string_view word) {
@@ -94,6 +96,8 @@ bool takes_game_word(Verb v) {
     case Verb::kStandings:
     case Verb::kSteps:
     case Verb::kResync:
+    case Verb::kNotify:    // pbmserv: `phutball notify ...`; the setting is the account's
+    case Verb::kVacation:
     case Verb::kGames:
     case Verb::kTables:
     case Verb::kHelp:
@@ -316,6 +320,18 @@ std::optional<Command> parse_command(std::string_view line) {
         }
       }
       break;
+    case Verb::kNotify:
+    case Verb::kVacation: {  // one optional setting word, lower-cased
+      const bool notify = c.verb == Verb::kNotify;
+      const std::string usage = notify ? "notify [every|digest|off]" : "vacation [DAYS|off]";
+      expect_args(c, 0, 1, usage);
+      if (c.args.empty()) break;
+      const std::string w = c.args[0] = to_lower(c.args[0]);
+      const bool known = w == "off" || (notify ? w == "every" || w == "digest"
+                                               : parse_number(w).has_value());
+      if (!known) throw CommandError("usage: " + usage);
+      break;
+    }
     case Verb::kStandings:
       expect_args(c, c.game.empty() ? 1 : 0, c.game.empty() ? 1 : 0, "standings GAME");
       if (!c.args.empty()) {
@@ -464,6 +480,10 @@ const std::vector<std::pair<std::string, std::string>>& command_help() {
       {"standings GAME", "ratings of a game"},
       {"limit [N|accept|reject]",
        "challenges you accept: all, none, or at most N open boards started by others"},
+      {"notify [every|digest|off]",
+       "mail about your games while you are not connected: each event, a daily list, or none"},
+      {"vacation [DAYS|off]",
+       "pause your correspondence time (nag/forfeit) for DAYS days (14 a year), or end it"},
       {"/open GAME [NAME=VALUE ...]", "open a new table and go to it"},
       {"/table [GAME] N", "go to table N"},
       {"/join [SEAT]", "take a seat (the next free one, or SEAT) at the current table"},

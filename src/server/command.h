@@ -63,6 +63,10 @@ enum class Verb {
   kSteps,
   // resync [GAME] BOARD SEQ: the table events after SEQ, then watching (args: {SEQ})
   kResync,
+  // correspondence play (issue 15; docs/MAIL.md): notify [every|digest|off] (args: the word,
+  // lower-case) and vacation [DAYS|off] (args: the word)
+  kNotify,
+  kVacation,
 };
 
 // Canonical word of a verb ("challenge", "join", ...).

@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include "server/correspondence_clock.h"
+
 namespace plateau::server {
 
 struct ClockSettings {
@@ -14,6 +16,10 @@ struct ClockSettings {
   Mode mode = Mode::kNone;
   std::int64_t base_ms = 0;       // per-move limit, or the Fischer starting bank
   std::int64_t increment_ms = 0;  // Fischer only
+  // Correspondence time (correspondence_clock.h): pbmserv's -nagtime/-forfeittime, which run
+  // whatever the mode (a board without a clock too). Not part of to_string()/parse_clock: the
+  // table stores them apart ("nagtime", "forfeittime", "by_mail").
+  CorrespondenceSettings corr;
 
   bool enabled() const { return mode != Mode::kNone; }
   // "none", "move:60" (seconds per move) or "fischer:300+5" (bank + increment, seconds).

@@ -4,6 +4,7 @@
 // Transports enforce SessionLimits; the lobby and tables enforce LobbyLimits.
 #include <chrono>
 #include <cstddef>
+#include <string>
 
 namespace plateau::server {
 
@@ -71,6 +72,18 @@ struct LobbyLimits {
   std::size_t max_tokens_per_user = 10;
   // Tokens kept in all; one more revokes the one that would expire first. --max-tokens
   std::size_t max_tokens = 100000;
+  // Correspondence time (issue 15, item 5; correspondence_clock.h): the nag and forfeit times
+  // in days (0: none) of a board that does not say (-nagtime=, -forfeittime=): challenged by
+  // mail (--mail-nagtime, --mail-forfeittime; pbmserv's 7 and 21), or otherwise (--nagtime,
+  // --forfeittime).
+  int mail_nag_days = 7;
+  int mail_forfeit_days = 21;
+  int nag_days = 0;
+  int forfeit_days = 0;
+  // How often the tables' correspondence time is checked (and the daily digest considered).
+  std::chrono::milliseconds correspondence_tick{60000};
+  // Tests only (wall_clock.h): a file holding the wall clock's offset in ms, read every tick.
+  std::string test_clock_offset_file;
 };
 
 // NIST SP 800-63B §5.1.1.2: memorised secrets of at least 8 characters.

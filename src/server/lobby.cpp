@@ -37,13 +37,18 @@ Lobby::Lobby(boost::asio::io_context& io, store::Store& store, boost::asio::thre
       accounts_(store, hashing, limits),
       guests_(store, kGuestBlock),
       tokens_(store, limits),
-      sweep_timer_(io) {}
+      sweep_timer_(io),
+      vacations_(store),
+      correspondence_timer_(io) {}
 
 void Lobby::restore() {
+  if (!limits_.test_clock_offset_file.empty()) {  // tests only (wall_clock.h)
+    set_wall_clock_offset_ms(read_clock_offset_file(limits_.test_clock_offset_file).value_or(0));
+  }
   store::Snapshot snap = store_.load(limits_.events_kept);
   // The clocks stood still while nobody could move: from the store's last sign of life to now.
   const std::int64_t downtime_ms =
-      snap.alive_ms > 0 ? std::max<std::int64_t>(0, now_ms() - snap.alive_ms) : 0;
+      snap.alive_ms > 0 ? std::max<std::int64_t>(0, system_clock_ms() - snap.alive_ms) : 0;
   std::vector<std::shared_ptr<Table>> restored;
   int next_guest = 1;
   std::size_t skipped = 0;
@@ -90,6 +95,13 @@ void Lobby::restore() {
   guests_.restore(snap.counters, next_guest - 1);
   tokens_.restore(snap.tokens, now_ms());
   arm_token_sweep();
+  vacations_.restore(snap.vacations);
+  if (auto it = snap.counters.find("digest_day"); it != snap.counters.end()) {
+    digest_day_ = it->second;
+  } else {
+    digest_day_ = now_ms() / kDayMs;  // a new server: the first digests go out tomorrow
+  }
+  arm_correspondence_tick();
   if (downtime_ms > 0) spdlog::info("store: the server was down for {} ms", downtime_ms);
   for (auto& t : restored) t->resume(downtime_ms);
   spdlog::info(
@@ -110,6 +122,7 @@ std::vector<SkippedTable> Lobby::skipped_tables() const {
 
 void Lobby::stop() {
   sweep_timer_.cancel();
+  correspondence_timer_.cancel();
   for (const auto& t : directory_.all()) t->stop();
 }
 
@@ -205,6 +218,10 @@ void Lobby::dispatch(Ctx& ctx, Command& c) {
       return cmd_challenge(ctx, c);
     case Verb::kLimit:
       return cmd_limit(ctx, c);
+    case Verb::kNotify:
+      return cmd_notify(ctx, c);
+    case Verb::kVacation:
+      return cmd_vacation(ctx, c);
     default:
       return to_table(ctx, c);
   }
@@ -238,18 +255,28 @@ std::shared_ptr<Table> Lobby::open_external_table(const std::string& spec,
 namespace {
 
 // The -NAME=VALUE parameters of `open` and `challenge`: the game's options as "name=value"
-// items and the table's clock (`-clock=...`, docs/PROTOCOL.md). Throws CommandError for a bad
-// clock.
-std::pair<std::vector<std::string>, ClockSettings> game_options_and_clock(const Command& c) {
+// items and the table's clock (`-clock=...`, docs/PROTOCOL.md) with its correspondence time
+// (`-nagtime=DAYS`, `-forfeittime=DAYS`; a table that does not say gets the server's defaults
+// for `by_mail` or not, LobbyLimits). Throws CommandError for a bad clock or number of days.
+std::pair<std::vector<std::string>, ClockSettings> game_options_and_clock(
+    const Command& c, const LobbyLimits& limits, bool by_mail) {
   std::vector<std::string> opts;
   ClockSettings clock;
+  clock.corr = {by_mail ? limits.mail_nag_days : limits.nag_days,
+                by_mail ? limits.mail_forfeit_days : limits.forfeit_days, by_mail};
   for (const auto& [k, v] : c.params) {
-    if (k != "clock") {
-      opts.push_back(k + "=" + v);
-      continue;
-    }
     try {
-      clock = parse_clock(v);
+      if (k == "clock") {
+        const CorrespondenceSettings corr = clock.corr;
+        clock = parse_clock(v);
+        clock.corr = corr;
+      } else if (k == "nagtime") {
+        clock.corr.nag_days = parse_correspondence_days(k, v);
+      } else if (k == "forfeittime") {
+        clock.corr.forfeit_days = parse_correspondence_days(k, v);
+      } else {
+        opts.push_back(k + "=" + v);
+      }
     } catch (const std::invalid_argument& e) {
       throw CommandError(e.what());
     }
@@ -261,7 +288,7 @@ std::pair<std::vector<std::string>, ClockSettings> game_options_and_clock(const 
 
 void Lobby::cmd_open(Ctx& ctx, const Command& c) {
   if (ctx.client->user.empty()) throw CommandError("log in first");
-  auto [opts, clock] = game_options_and_clock(c);
+  auto [opts, clock] = game_options_and_clock(c, limits_, false);
   auto game = make_game(c.game, join(opts, ","));
   auto table = add_table(game, ctx.client->user, {}, clock, [&](const TableIndex& tables) {
     check_table_quota(tables, ctx.client->user, ctx.client->guest, limits_);
@@ -283,7 +310,7 @@ void Lobby::cmd_challenge(Ctx& ctx, const Command& c) {
   if (c.game.empty()) {
     throw CommandError("say which game: GAME challenge USER1 USER2 (games: see 'games')");
   }
-  auto [opts, clock] = game_options_and_clock(c);
+  auto [opts, clock] = game_options_and_clock(c, limits_, ctx.client->by_mail());
   for (const auto& f : c.flags) opts.push_back(f);  // --winningways: a preset
   auto game = make_game(c.game, join(opts, ","));
   if (static_cast<int>(c.args.size()) != game->num_seats()) {

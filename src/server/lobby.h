@@ -30,6 +30,7 @@
 #include "server/table.h"
 #include "server/table_directory.h"
 #include "server/table_services.h"
+#include "server/vacations.h"
 #include "store/store.h"
 
 namespace plateau::server {
@@ -95,6 +96,9 @@ class Lobby : public TableServices {
   void forget_table(const std::string& game, int number, const Table* table) override {
     directory_.forget(game, number, table);
   }
+  std::vector<VacationPeriod> vacations_of(const std::string& user) const override {
+    return vacations_.of(user);
+  }
 
   using TableServices::now_ms;  // wall clock in ms since the epoch
   std::shared_ptr<Table> find_table(const std::string& game, int number) const {
@@ -145,6 +149,14 @@ class Lobby : public TableServices {
   void cmd_logout(Ctx& ctx);
   void cmd_resume(Ctx& ctx, const Command& c);
   void cmd_limit(Ctx& ctx, const Command& c);
+  // lobby_correspondence.cpp (issue 15, items 4 and 5): notify [every|digest|off], vacation
+  // [DAYS|off]; every correspondence_tick the test clock is read again, every playing table
+  // checks its correspondence time, and once a UTC day the digests go out (one batch with the
+  // "digest_day" counter, so that a day's digests are written once).
+  void cmd_notify(Ctx& ctx, const Command& c);
+  void cmd_vacation(Ctx& ctx, const Command& c);
+  void arm_correspondence_tick();
+  void send_digests();
   // The callback that ends a register/login/guest command: issues a resume token, then on the
   // client's strand sets the identity (unless the client is gone), logs `what` ("login", ...)
   // and answers with `text` ("{}" = the name) and the token, or answers the error.
@@ -185,6 +197,10 @@ class Lobby : public TableServices {
   Ratings ratings_;
   TableDirectory directory_;
   boost::asio::steady_timer sweep_timer_;
+  Vacations vacations_;
+  boost::asio::steady_timer correspondence_timer_;
+  std::atomic<std::int64_t> digest_day_{0};  // the last UTC day (ms / kDayMs) digests went out
+  std::atomic<bool> digest_busy_{false};      // a day's digests are being written
   std::atomic<TableMailer*> mailer_{nullptr};
   std::vector<store::MailRow> unsent_mail_;
 

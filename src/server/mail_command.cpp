@@ -101,6 +101,19 @@ MailCommand rewrite_subject(std::string_view subject) {
     c.line = std::string(trim(subject));
     return c;
   }
+  if (*verb == Verb::kNotify || *verb == Verb::kVacation) {
+    // [GAME] notify|vacation USERID PASSWORD [SETTING]: the account's own setting, no board.
+    const std::string word = to_lower(w[at]);
+    if (w.size() < at + 3 || w.size() > at + 4) {
+      return error("usage: " + word + " USERID PASSWORD " +
+                   (*verb == Verb::kNotify ? "[every|digest|off]" : "[DAYS|off]"));
+    }
+    c.kind = MailCommand::Kind::kCredentials;
+    c.user = std::string(w[at + 1]);
+    c.password = std::string(w[at + 2]);
+    c.line = word + (w.size() == at + 4 ? " " + std::string(w[at + 3]) : std::string());
+    return c;
+  }
   if (!needs_credentials(*verb)) {
     c.kind = MailCommand::Kind::kPlain;
     if (at + 1 < w.size()) c.board = board_number(w[at + 1]);

@@ -11,6 +11,7 @@
 
 #include "core/text.h"
 #include "server/event.h"
+#include "server/notifier.h"
 #include "server/rate_limited_log.h"
 
 namespace plateau::server {
@@ -83,6 +84,7 @@ struct Summary {
   bool comment = false;
   std::string page;                // the last page an event carried
   std::vector<std::string> lines;  // texts of events without a page (requests, answers)
+  std::vector<std::string> said;   // the chat lines (a nag's reminder)
   std::int64_t last_seq = 0;
 };
 
@@ -99,6 +101,7 @@ Summary summarize(const std::vector<const Event*>& events) {
       if (!e->page.empty()) s.page = e->page;
     } else if (e->type == "chat") {
       s.any = s.comment = true;
+      s.said.push_back(e->data.value("message", std::string()));
     } else if (e->type == "request") {
       s.any = true;
       s.lines.push_back(e->data.value("text", std::string()));
@@ -221,14 +224,22 @@ std::function<void()> MailOutbox::on_table_events(const TableNotice& notice,
   if (!enabled_) return nullptr;  // nothing would ever send it
   const Summary s = summarize(events);
   if (!s.any) return nullptr;
+  // Who hears of it (notifier.h): every player of a mail board, else the players concerned
+  // who are not connected and chose `notify every`; a nag goes to its player alone.
+  const std::vector<std::string> to =
+      recipients(notice, action_facts(events),
+                 [this](const std::string& user) { return accounts_.notify_of(user); });
+  if (to.empty()) return nullptr;
   MailDraft d;
   const std::string root = board_root(notice);
+  const bool nag = !notice.nag_user.empty();
   if (s.created) {
     d.subject = "New " + notice.title;
     d.message_id = root;
   } else {
-    d.subject = notice.title + (notice.next_user.empty() ? "" : " " + notice.next_user) +
-                (s.comment ? " **" : "");
+    d.subject = (nag ? "Reminder: " : "") + notice.title +
+                (notice.next_user.empty() ? "" : " " + notice.next_user) +
+                (s.comment && !nag ? " **" : "");
     d.message_id = notice.game + "." + std::to_string(notice.board) + "." +
                    std::to_string(s.last_seq) + "." + std::to_string(notice.table_id) + "@" +
                    settings_.domain();
@@ -236,13 +247,17 @@ std::function<void()> MailOutbox::on_table_events(const TableNotice& notice,
     d.references = "<" + root + ">";
   }
   std::string page = s.page.empty() || s.comment ? notice.page() : s.page;
+  if (nag) {
+    for (const auto& line : s.said) d.body += line + "\n";
+    d.body += "\n";
+  }
   for (const auto& line : s.lines) d.body += line + "\n";
   if (!s.lines.empty() && !page.empty()) d.body += "\n";
   d.body += page;
   std::vector<store::MailRow> rows;
   std::set<std::string> seen;
   const std::int64_t now = wall_ms();
-  for (const auto& player : notice.players) {
+  for (const auto& player : to) {
     const std::string address = accounts_.email_of(player);
     if (address.empty() || !seen.insert(to_lower(player)).second) continue;
     if (!admit(address)) continue;
@@ -255,6 +270,22 @@ std::function<void()> MailOutbox::on_table_events(const TableNotice& notice,
   }
   if (rows.empty()) return nullptr;
   return [this, rows = std::move(rows)]() mutable { enqueue(std::move(rows)); };
+}
+
+std::function<void()> MailOutbox::add_mail(const std::string& key, const std::string& user,
+                                           const std::string& subject, const std::string& body,
+                                           store::Batch& batch) {
+  const std::string address = accounts_.email_of(user);
+  if (!enabled_ || address.empty() || !admit(address)) return nullptr;
+  const std::int64_t now = wall_ms();
+  MailDraft d;
+  d.to = address;
+  d.subject = subject;
+  d.body = body;
+  d.message_id = key.substr(0, key.find(' ')) + "." + to_lower(user) + "@" + settings_.domain();
+  store::MailRow row{key, address, compose_mail(d, settings_.from, now), now};
+  batch.add_mail(row);
+  return [this, row = std::move(row)]() mutable { enqueue({std::move(row)}); };
 }
 
 void MailOutbox::queue(MailDraft draft, std::function<void(std::string error)> done) {

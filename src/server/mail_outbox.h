@@ -93,6 +93,11 @@ class MailOutbox : public TableMailer {
                                         const std::vector<const Event*>& events,
                                         store::Batch& batch) override;
 
+  // TableMailer: a mail to account `user` into `batch` (the digest).
+  std::function<void()> add_mail(const std::string& key, const std::string& user,
+                                 const std::string& subject, const std::string& body,
+                                 store::Batch& batch) override;
+
   // A mail that answers a mail (an error, a sign-up): stored in the outbox, then `done(error)`
   // ("" once durable) on the store's thread; sent like the others. Over a bound (or with no
   // --smtp) it is dropped and `done("")` called at once.

@@ -33,6 +33,7 @@ class MailClient : public Client {
     replies_.push_back(event);
   }
   void close() override {}
+  bool by_mail() const override { return true; }
   std::string describe() const override { return "mail " + sender_; }
   std::string address() const override { return "mail:" + sender_; }
   void on_strand(std::function<void()> fn) override { boost::asio::post(strand_, std::move(fn)); }
@@ -193,7 +194,8 @@ class Run : public std::enable_shared_from_this<Run> {
         // Nobody else heard of it (a queued move or resignation): answer the sender.
         std::string body;
         for (const auto& e : r2) body += render_text(e);
-        return self->reply(self->board_title(), body);
+        const std::string title = self->board_title();
+        return self->reply(title.empty() ? "Plateau: " + self->cmd_.line : title, body);
       }
       if (!self->cmd_.takes_comment || comment.empty()) return self->succeed();
       const std::string chat = (self->cmd_.game.empty() ? "" : self->cmd_.game + " ") + "chat " +

@@ -123,6 +123,14 @@ void Table::refresh_summary() {
   s.options = game_->options_string();
   s.invisible = table_flags_.count("invisible") > 0;
   s.access = access();
+  s.correspondence = clock_.corr.any();
+  if (status_ == TableStatus::kPlaying && state_ && !state_->is_terminal()) {
+    const int ts = seat_to_move();
+    if (ts >= 0 && seats_[static_cast<std::size_t>(ts)].kind == SeatKind::kUser) {
+      s.next_user = seats_[static_cast<std::size_t>(ts)].name;
+    }
+    s.turn_started_ms = turn_started_ms_;
+  }
   std::lock_guard lock(summary_mutex_);
   summary_ = std::move(s);
 }

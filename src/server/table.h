@@ -85,6 +85,11 @@ class Table : public std::enable_shared_from_this<Table> {
   // much, durably) and the table's chat says so ("Server was down for 25 s; clocks were
   // stopped.").
   void resume(std::int64_t downtime_ms = 0);
+  // Correspondence time (table_correspondence.cpp; correspondence_clock.h), on the strand:
+  // the player to move gets the nag once its nag time has passed (a server line at the table
+  // and a mail, in one transaction), and forfeits at its forfeit time. Called by the lobby's
+  // correspondence tick; does nothing for a table without correspondence time.
+  void check_correspondence();
   // Cancels timers (server shutdown).
   void stop();
   // The game record (core/record.h) on the strand, passed to `reply`.
@@ -188,6 +193,8 @@ class Table : public std::enable_shared_from_this<Table> {
     std::vector<std::function<void()>> undo;
     // Run on the strand once the batch is durable, after the events are delivered.
     std::vector<std::function<void()>> after_commit;
+    // The action is the correspondence nag of this user (TableNotice::nag_user).
+    std::string nag_user;
   };
   static constexpr std::size_t kChatKept = 50;  // chat lines kept in memory (and shown)
   // Plays the turns of a seat that resigned a game of 3+ seats: a fast bot, the seat no longer
@@ -303,6 +310,7 @@ class Table : public std::enable_shared_from_this<Table> {
   void rebuild_state();
   void on_cpu_move(Tx& tx, int ply, const Move& move);
   void on_clock(Tx& tx);
+  void on_correspondence(Tx& tx);  // table_correspondence.cpp
   void arm_clock();
   void maybe_think();
   void cpu_failed(Tx& tx, int ply, const std::string& why);
@@ -342,6 +350,8 @@ class Table : public std::enable_shared_from_this<Table> {
   std::string label() const;  // "bohnduell 101"
   std::string title() const;  // "BohnDuell Board 101"
   std::string status_line() const;
+  // "; nagtime 7 days; forfeittime 21 days" (the ones set), for /info (table_correspondence.cpp).
+  std::string correspondence_info() const;
   // The board page headed `heading` ("Summary", "New") of `shown`, the position after ply
   // `shown_ply` (a copy of it is kept in the page).
   PagePtr page(const std::string& heading, const State& shown, int shown_ply) const;
@@ -394,6 +404,9 @@ class Table : public std::enable_shared_from_this<Table> {
   ClockSettings clock_;
   std::vector<std::int64_t> bank_ms_;  // by game seat
   std::int64_t turn_started_ms_ = 0;
+  // The ply count + 1 of the turn whose correspondence nag was sent (0: none), so that one
+  // turn is nagged once, also across a restart.
+  std::int64_t nagged_ = 0;
   std::int64_t started_ms_ = 0;
   std::int64_t ended_ms_ = 0;
   std::vector<store::ChatRow> chat_;  // recent lines

@@ -82,7 +82,8 @@ void Table::run_command(Tx& tx, const Command& c) {
       for (const auto& [k, v] : game_->options().items()) parts.push_back(k + "=" + v);
       tx.reply(TableShown{table_view(), label() + " (" + status_name(status_) +
                                             "): " + join(parts, ", ") + "; clock " +
-                                            clock_.to_string() + (rated_ ? "; rated" : "")});
+                                            clock_.to_string() + correspondence_info() +
+                                            (rated_ ? "; rated" : "")});
       return;
     }
     case Verb::kMove:
@@ -246,9 +247,17 @@ void Table::cmd_option(Tx& tx, const Command& c) {
   ClockSettings clock = clock_;
   std::vector<std::string> done;
   for (const auto& [name, value] : c.params) {
-    if (name == "clock") {
+    if (name == "clock" || name == "nagtime" || name == "forfeittime") {
       try {
-        clock = parse_clock(value);
+        if (name == "nagtime") {
+          clock.corr.nag_days = parse_correspondence_days(name, value);
+        } else if (name == "forfeittime") {
+          clock.corr.forfeit_days = parse_correspondence_days(name, value);
+        } else {
+          const CorrespondenceSettings corr = clock.corr;
+          clock = parse_clock(value);
+          clock.corr = corr;
+        }
       } catch (const std::invalid_argument& e) {
         throw CommandError(e.what());
       }
@@ -270,7 +279,10 @@ void Table::cmd_option(Tx& tx, const Command& c) {
     } else {
       std::vector<std::string> names;
       for (const auto& [k, v] : game_->options().items()) names.push_back(k);
-      for (const char* t : {"clock", "invisible", "drawseat", "host", "result"}) names.push_back(t);
+      for (const char* t : {"clock", "nagtime", "forfeittime", "invisible", "drawseat", "host",
+                            "result"}) {
+        names.push_back(t);
+      }
       throw CommandError("unknown option '" + name + "' for " + game_name_ +
                          "; options are: " + join(names, ", "));
     }

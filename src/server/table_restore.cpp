@@ -11,7 +11,8 @@ void Table::resume(std::int64_t downtime_ms) {
       Caller{},
       [this, downtime_ms](Tx& tx) {
         if (end_if_orphaned(tx)) return;  // its external game is gone (table_external.cpp)
-        if (downtime_ms <= 0 || status_ != TableStatus::kPlaying || !clock_.enabled() || !state_ ||
+        if (downtime_ms <= 0 || status_ != TableStatus::kPlaying ||
+            !(clock_.enabled() || clock_.corr.any()) || !state_ ||
             state_->is_terminal()) {
           return;
         }
@@ -27,6 +28,9 @@ void Table::resume(std::int64_t downtime_ms) {
         spdlog::info("table {}: {} ms of downtime given back to the clock", label(), credit);
         const std::int64_t seconds = (downtime_ms + 500) / 1000;
         if (seconds < 1) return;  // a quick restart is not worth a line in the chat
+        // Correspondence time alone counts days: a line (and on a mail board a mail to every
+        // player after every restart) about seconds would be noise.
+        if (!clock_.enabled()) return;
         const std::string text =
             "Server was down for " + std::to_string(seconds) + " s; clocks were stopped.";
         store::ChatRow row{id_, now, "server", text};

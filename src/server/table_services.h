@@ -12,7 +12,9 @@
 #include <vector>
 
 #include "server/asio.h"
+#include "server/correspondence_clock.h"
 #include "server/limits.h"
+#include "server/wall_clock.h"
 #include "store/store.h"
 
 namespace plateau::server {
@@ -31,6 +33,13 @@ struct TableNotice {
   std::vector<std::string> players;  // the seats held by users, in seat order
   std::string next_user;             // the user to move; "" for none
   std::function<std::string()> page;  // the board page (the text transport's bytes); "" in set-up
+  // Notifications (issue 15, item 4; notifier.h). A board challenged by mail: every player gets
+  // every page. Otherwise only players without a live connection (`connected`) get mail, and
+  // only about what concerns them.
+  bool by_mail = false;
+  std::function<bool(const std::string& user)> connected;
+  // The action is the correspondence nag of this user: only they get its mail.
+  std::string nag_user;
 };
 
 // The mail renderer as a table sees it (server/mail_outbox.h implements it).
@@ -44,17 +53,20 @@ class TableMailer {
   virtual std::function<void()> on_table_events(const TableNotice& notice,
                                                 const std::vector<const Event*>& events,
                                                 store::Batch& batch) = 0;
+  // A mail about no one table action (the daily digest, notifier.h) to account `user`, added
+  // to `batch` under `key` (unique per mail). Returns the step to run once `batch` is durable,
+  // or null when nothing was added (no address, a cap reached, no --smtp).
+  virtual std::function<void()> add_mail(const std::string& key, const std::string& user,
+                                         const std::string& subject, const std::string& body,
+                                         store::Batch& batch) = 0;
 };
 
 class TableServices {
  public:
   virtual ~TableServices() = default;
-  // Wall clock in ms since the epoch (Lobby::now_ms() is this one).
-  static std::int64_t now_ms() {
-    return std::chrono::duration_cast<std::chrono::milliseconds>(
-               std::chrono::system_clock::now().time_since_epoch())
-        .count();
-  }
+  // Wall clock in ms since the epoch (Lobby::now_ms() is this one); a test may move it
+  // forward (wall_clock.h).
+  static std::int64_t now_ms() { return wall_clock_ms(); }
   virtual boost::asio::io_context& io() = 0;
   // The limits of `plateau serve` (limits.h); a table reads events_kept. Fixed at start-up.
   virtual const LobbyLimits& limits() const = 0;
@@ -75,6 +87,13 @@ class TableServices {
   virtual void forget_table(const std::string& game, int number, const Table* table) = 0;
   // The mail renderer, when the server sends mail (plateau serve --smtp); null otherwise.
   virtual TableMailer* mailer() { return nullptr; }
+  // The vacations of `user` (vacations.h); none by default. Thread-safe.
+  virtual std::vector<VacationPeriod> vacations_of(const std::string& /*user*/) const {
+    return {};
+  }
+  // True if `user` has a live connection of any transport (a mail being run is none).
+  // Thread-safe.
+  bool connected(const std::string& user) const;
 };
 
 }  // namespace plateau::server

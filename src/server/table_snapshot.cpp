@@ -114,6 +114,10 @@ std::string Table::data_json() const {
   j["invited"] = invited_;
   j["record_key"] = record_key_;
   j["clock"] = clock_.to_string();
+  if (clock_.corr.nag_days > 0) j["nagtime"] = clock_.corr.nag_days;  // correspondence_clock.h
+  if (clock_.corr.forfeit_days > 0) j["forfeittime"] = clock_.corr.forfeit_days;
+  if (clock_.corr.by_mail) j["by_mail"] = true;
+  if (nagged_ > 0) j["nagged"] = nagged_;
   j["bank"] = bank_ms_;
   j["turn_started"] = turn_started_ms_;
   j["started"] = started_ms_;
@@ -172,6 +176,8 @@ void Table::load_data_json(const std::string& text) {
   record_key_ = j.value("record_key", std::string());
   if (table_flags_.count("invisible") && record_key_.empty()) record_key_ = new_record_key();
   clock_ = parse_clock(j.value("clock", std::string("none")));
+  clock_.corr = {j.value("nagtime", 0), j.value("forfeittime", 0), j.value("by_mail", false)};
+  nagged_ = j.value("nagged", std::int64_t{0});
   bank_ms_ = j.value("bank", std::vector<std::int64_t>());
   turn_started_ms_ = j.value("turn_started", std::int64_t{0});
   started_ms_ = j.value("started", std::int64_t{0});

@@ -222,6 +222,9 @@ void Table::mail_about(Tx& tx) {
   for (const auto& s : seats_) {
     if (s.kind == SeatKind::kUser) notice.players.push_back(s.name);
   }
+  notice.by_mail = clock_.corr.by_mail;
+  notice.connected = [this](const std::string& user) { return services_.connected(user); };
+  notice.nag_user = tx.nag_user;
   if (state_) {
     const int next = seat_to_move();
     if (next >= 0) notice.next_user = owner_name(next);

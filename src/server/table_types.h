@@ -30,6 +30,9 @@ struct TableSummary {
   std::string options;
   bool invisible = false;
   TableAccess access;  // who may reach it (table_access.h); never shown as such
+  std::string next_user;  // the user to move while playing; "" for none (or a CPU seat)
+  std::int64_t turn_started_ms = 0;
+  bool correspondence = false;  // it has a nag or forfeit time (correspondence_clock.h)
 };
 
 }  // namespace plateau::server

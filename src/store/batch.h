@@ -107,10 +107,16 @@ struct DeleteMail {
   bool operator==(const DeleteMail&) const = default;
 };
 
+// Inserts or replaces a vacation ((user, start_ms) is the key).
+struct PutVacation {
+  VacationRow row;
+  bool operator==(const PutVacation&) const = default;
+};
+
 // One write. Append new kinds at the end (see the top of this file).
 using Op = std::variant<PutAccount, PutRating, PutTable, AddMove, DeleteMovesFrom, AddChat,
                         PutCounter, DeleteTable, AddEvent, PutToken, DeleteToken, AddMail,
-                        DeleteMail>;
+                        DeleteMail, PutVacation>;
 
 class Batch {
  public:
@@ -137,6 +143,7 @@ class Batch {
   void delete_token(const std::string& selector) { ops_.emplace_back(DeleteToken{selector}); }
   void add_mail(const MailRow& row) { ops_.emplace_back(AddMail{row}); }
   void delete_mail(const std::string& key) { ops_.emplace_back(DeleteMail{key}); }
+  void put_vacation(const VacationRow& row) { ops_.emplace_back(PutVacation{row}); }
 
   // Registers `undo`, which reverts an in-memory change made along with this batch (a rating in
   // the lobby's cache). It is the submitter's, not a write: the store never runs it; the

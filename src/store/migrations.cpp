@@ -102,6 +102,18 @@ CREATE TABLE mail_outbox (
   created_ms INTEGER NOT NULL
 );
 )sql",
+      // 8: correspondence play (issue 15, items 4 and 5): which mail an account gets about games
+      // it is not connected to (`notify`: every, digest, off), and the vacations that pause a
+      // player's correspondence time.
+      R"sql(
+ALTER TABLE accounts ADD COLUMN notify TEXT NOT NULL DEFAULT 'every';
+CREATE TABLE vacations (
+  user TEXT NOT NULL,
+  start_ms INTEGER NOT NULL,
+  end_ms INTEGER NOT NULL,
+  PRIMARY KEY (user, start_ms)
+);
+)sql",
   };
   return kMigrations;
 }

@@ -25,17 +25,18 @@ class OpWriter {
 
   void operator()(const PutAccount& op) {
     db_.run(
-        "INSERT INTO accounts(name, password_hash, created_ms, challenge_limit, email) "
-        "VALUES ($1, $2, $3, $4, $5) ON CONFLICT ((plateau_nocase(name))) DO UPDATE SET "
+        "INSERT INTO accounts(name, password_hash, created_ms, challenge_limit, email, notify) "
+        "VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT ((plateau_nocase(name))) DO UPDATE SET "
         "name = excluded.name, password_hash = excluded.password_hash, "
         "created_ms = excluded.created_ms, challenge_limit = excluded.challenge_limit, "
-        "email = excluded.email",
+        "email = excluded.email, notify = excluded.notify",
         Params()
             .text(op.row.name)
             .text(op.row.password_hash)
             .integer(op.row.created_ms)
             .integer(op.row.challenge_limit)
-            .text(op.row.email));
+            .text(op.row.email)
+            .text(op.row.notify));
   }
 
   void operator()(const PutRating& op) {
@@ -141,6 +142,13 @@ class OpWriter {
     db_.run("DELETE FROM mail_outbox WHERE key = $1", Params().text(op.key));
   }
 
+  void operator()(const PutVacation& op) {
+    db_.run(
+        "INSERT INTO vacations(\"user\", start_ms, end_ms) VALUES ($1, $2, $3) "
+        "ON CONFLICT (\"user\", start_ms) DO UPDATE SET end_ms = excluded.end_ms",
+        Params().text(op.row.user).integer(op.row.start_ms).integer(op.row.end_ms));
+  }
+
  private:
   pg::Connection& db_;
 };
@@ -234,11 +242,11 @@ Snapshot PostgresBackend::load(std::size_t events_per_table) {
   try {
     // ORDER BY ... COLLATE "C": byte order, as SQLite's (its NOCASE on ASCII-folded bytes).
     pg::Result r = db_->run(
-        "SELECT name, password_hash, created_ms, challenge_limit, email FROM accounts "
+        "SELECT name, password_hash, created_ms, challenge_limit, email, notify FROM accounts "
         "ORDER BY plateau_nocase(name) COLLATE \"C\"");
     for (int i = 0; i < r.rows(); ++i) {
       snap.accounts.push_back({r.text(i, 0), r.text(i, 1), r.integer(i, 2),
-                               static_cast<int>(r.integer(i, 3)), r.text(i, 4)});
+                               static_cast<int>(r.integer(i, 3)), r.text(i, 4), r.text(i, 5)});
     }
     r = db_->run("SELECT name, value FROM counters");
     for (int i = 0; i < r.rows(); ++i) snap.counters[r.text(i, 0)] = r.integer(i, 1);
@@ -290,6 +298,13 @@ Snapshot PostgresBackend::load(std::size_t events_per_table) {
         "ORDER BY created_ms, key COLLATE \"C\"");
     for (int i = 0; i < r.rows(); ++i) {
       snap.outbox.push_back({r.text(i, 0), r.text(i, 1), r.text(i, 2), r.integer(i, 3)});
+    }
+    // By user, then start, in SQLite's byte order.
+    r = db_->run(
+        "SELECT \"user\", start_ms, end_ms FROM vacations "
+        "ORDER BY \"user\" COLLATE \"C\", start_ms");
+    for (int i = 0; i < r.rows(); ++i) {
+      snap.vacations.push_back({r.text(i, 0), r.integer(i, 1), r.integer(i, 2)});
     }
     db_->exec("COMMIT");
   } catch (...) {

@@ -109,6 +109,16 @@ CREATE TABLE mail_outbox (
   created_ms BIGINT NOT NULL
 );
 )sql",
+      // 8: correspondence play: an account's `notify` setting, and the vacations.
+      R"sql(
+ALTER TABLE accounts ADD COLUMN notify TEXT NOT NULL DEFAULT 'every';
+CREATE TABLE vacations (
+  "user" TEXT NOT NULL,
+  start_ms BIGINT NOT NULL,
+  end_ms BIGINT NOT NULL,
+  PRIMARY KEY ("user", start_ms)
+);
+)sql",
   };
   return kMigrations;
 }

@@ -58,12 +58,13 @@ class OpWriter {
   void operator()(const PutAccount& op) {
     Run q = statement(
         "INSERT OR REPLACE INTO accounts(name, password_hash, created_ms, "
-        "challenge_limit, email) VALUES (?, ?, ?, ?, ?)");
+        "challenge_limit, email, notify) VALUES (?, ?, ?, ?, ?, ?)");
     q->bind(1, op.row.name);
     q->bind(2, op.row.password_hash);
     q->bind(3, static_cast<int64_t>(op.row.created_ms));
     q->bind(4, op.row.challenge_limit);
     q->bind(5, op.row.email);
+    q->bind(6, op.row.notify);
     q->exec();
   }
 
@@ -184,6 +185,15 @@ class OpWriter {
     q->exec();
   }
 
+  void operator()(const PutVacation& op) {
+    Run q = statement(
+        "INSERT OR REPLACE INTO vacations(user, start_ms, end_ms) VALUES (?, ?, ?)");
+    q->bind(1, op.row.user);
+    q->bind(2, static_cast<int64_t>(op.row.start_ms));
+    q->bind(3, static_cast<int64_t>(op.row.end_ms));
+    q->exec();
+  }
+
  private:
   Run statement(const char* sql) { return Run(statements_.get(sql)); }
 
@@ -232,12 +242,12 @@ Snapshot SqliteBackend::load(std::size_t events_per_table) {
   {
     SQLite::Statement q(
         *db_,
-        "SELECT name, password_hash, created_ms, challenge_limit, email FROM accounts "
+        "SELECT name, password_hash, created_ms, challenge_limit, email, notify FROM accounts "
         "ORDER BY name");
     while (q.executeStep()) {
       snap.accounts.push_back({q.getColumn(0).getString(), q.getColumn(1).getString(),
                                q.getColumn(2).getInt64(), q.getColumn(3).getInt(),
-                               q.getColumn(4).getString()});
+                               q.getColumn(4).getString(), q.getColumn(5).getString()});
     }
   }
   {
@@ -316,6 +326,13 @@ Snapshot SqliteBackend::load(std::size_t events_per_table) {
     while (q.executeStep()) {
       snap.outbox.push_back({q.getColumn(0).getString(), q.getColumn(1).getString(),
                              q.getColumn(2).getString(), q.getColumn(3).getInt64()});
+    }
+  }
+  {
+    SQLite::Statement q(*db_, "SELECT user, start_ms, end_ms FROM vacations ORDER BY user, start_ms");
+    while (q.executeStep()) {
+      snap.vacations.push_back(
+          {q.getColumn(0).getString(), q.getColumn(1).getInt64(), q.getColumn(2).getInt64()});
     }
   }
   tx.commit();

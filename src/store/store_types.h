@@ -17,6 +17,9 @@ struct AccountRow {
   int challenge_limit = -1;
   // Where the account's mail goes (play by e-mail, issue 15); "" for none.
   std::string email{};
+  // Which mail the account gets about games it is not connected to (issue 15, item 4; the
+  // `notify` command): "every" event, a daily "digest", or "off".
+  std::string notify{"every"};
   bool operator==(const AccountRow&) const = default;
 };
 
@@ -95,6 +98,15 @@ struct MailRow {
   bool operator==(const MailRow&) const = default;
 };
 
+// One vacation of one user (issue 15, item 5; `vacation DAYS`): the user's correspondence time
+// stands still in [start_ms, end_ms). (user, start_ms) is the key.
+struct VacationRow {
+  std::string user;  // account name
+  std::int64_t start_ms = 0;
+  std::int64_t end_ms = 0;
+  bool operator==(const VacationRow&) const = default;
+};
+
 // Everything the store holds, as read at start-up.
 struct Snapshot {
   std::vector<AccountRow> accounts;
@@ -110,6 +122,7 @@ struct Snapshot {
   std::map<std::string, std::int64_t> counters;        // name -> value (e.g. "guest")
   std::vector<TokenRow> tokens;                         // resume tokens, expired ones included
   std::vector<MailRow> outbox;                          // unsent mail, oldest first
+  std::vector<VacationRow> vacations;                   // by user, then start
   bool operator==(const Snapshot&) const = default;
 };
 

@@ -155,6 +155,7 @@ TEST(MailOutbox, TableEventsBecomeOutboxRowsInTheSameBatch) {
     n.players = {"alice", "bob"};
     n.next_user = "bob";
     n.page = [] { return std::string("PAGE\n"); };
+    n.by_mail = true;  // a board challenged by mail: every player gets every page (notifier.h)
     Event move{"move", {{"text", "x"}}, "Summary page\n", 3};
     store::Batch batch;
     auto step = outbox.on_table_events(n, {&move}, batch);

@@ -329,5 +329,30 @@ TEST_P(StoreTest, OutboxAndAccountAddressAreDurable) {
             (MailRow{"phutball.101.1 bob", "bob@example.org", "Subject: b\r\n\r\nbody\r\n", 5}));
 }
 
+// Correspondence play (issue 15, items 4 and 5; migration 8): an account's notify setting and
+// its vacations survive a restart; a vacation ended early replaces its row (same key).
+TEST_P(StoreTest, NotifySettingAndVacationsAreDurable) {
+  {
+    Store store(open_backend());
+    store.load();
+    Batch b;
+    b.put_account({"alice", "$argon2id$x", 1000, -1, "alice@example.org", "digest"});
+    b.put_account({"bob", "$argon2id$y", 1000, -1, ""});
+    b.put_vacation({"alice", 5000, 5000 + 3 * 86400000LL});
+    b.put_vacation({"alice", 100, 200});
+    EXPECT_EQ(write(store, std::move(b)), "");
+    Batch ended;
+    ended.put_vacation({"alice", 5000, 7000});
+    EXPECT_EQ(write(store, std::move(ended)), "");
+  }
+  Store store(open_backend());
+  Snapshot snap = store.load();
+  ASSERT_EQ(snap.accounts.size(), 2u);
+  EXPECT_EQ(snap.accounts[0].notify, "digest");
+  EXPECT_EQ(snap.accounts[1].notify, "every");  // the default
+  EXPECT_EQ(snap.vacations,
+            (std::vector<VacationRow>{{"alice", 100, 200}, {"alice", 5000, 7000}}));
+}
+
 }  // namespace
 }  // namespace plateau::store

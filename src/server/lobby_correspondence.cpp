@@ -1,0 +1,127 @@
+// The lobby's part of correspondence play (issue 15, items 4 and 5; docs/MAIL.md): the
+// `notify` and `vacation` commands, the tick that has every playing table check its
+// correspondence time (table_correspondence.cpp), and the daily digest (notifier.h).
+#include <spdlog/spdlog.h>
+
+#include "core/registry.h"
+#include "core/text.h"
+#include "server/lobby.h"
+#include "server/lobby_ctx.h"
+#include "server/notifier.h"
+#include "server/table_quota.h"
+#include "server/wall_clock.h"
+
+namespace plateau::server {
+
+namespace {
+
+std::string describe_notify(const std::string& mode) {
+  if (mode == kNotifyDigest) {
+    return "notify digest: one mail a day lists the boards waiting for your move.";
+  }
+  if (mode == kNotifyOff) return "notify off: no mail about games you are not connected to.";
+  return "notify every: a mail about each event of your games while you are not connected.";
+}
+
+void require_account(const Client& client, const std::string& what) {
+  if (client.user.empty()) throw CommandError("log in first");
+  if (client.guest) throw CommandError("guests have no " + what + "; register an account");
+}
+
+}  // namespace
+
+void Lobby::cmd_notify(Ctx& ctx, const Command& c) {
+  require_account(*ctx.client, "mail settings");
+  const std::string user = ctx.client->user;
+  if (c.args.empty()) {
+    const std::string address = accounts_.email_of(user);
+    return ctx.reply(ok_event(describe_notify(accounts_.notify_of(user)) +
+                              (address.empty() ? " (Your account has no mail address.)" : "")));
+  }
+  ctx.deferred = true;
+  accounts_.set_notify(user, c.args[0],
+                       [client = ctx.client, done = ctx.done,
+                        text = describe_notify(c.args[0])](std::string error) {
+                         client->send(error.empty() ? ok_event(text) : error_event(error), true);
+                         if (done) done();
+                       });
+}
+
+void Lobby::cmd_vacation(Ctx& ctx, const Command& c) {
+  require_account(*ctx.client, "vacations");
+  const std::string user = ctx.client->user;
+  const std::int64_t now = now_ms();
+  if (c.args.empty()) return ctx.reply(ok_event(vacations_.describe(user, now)));
+  auto answer = [this, user, now, client = ctx.client, done = ctx.done](std::string error) {
+    client->send(error.empty() ? ok_event(vacations_.describe(user, now)) : error_event(error),
+                 true);
+    if (done) done();
+  };
+  if (c.args[0] == "off") {
+    vacations_.end(user, now, answer);
+  } else {
+    const auto days = std::stoll(c.args[0]);  // digits only (parse_command), at most 9
+    vacations_.start(user, static_cast<int>(std::min<long long>(days, 1000)), now, answer);
+  }
+  ctx.deferred = true;
+}
+
+void Lobby::arm_correspondence_tick() {
+  correspondence_timer_.expires_after(limits_.correspondence_tick);
+  correspondence_timer_.async_wait([this](const boost::system::error_code& ec) {
+    if (ec) return;
+    if (!limits_.test_clock_offset_file.empty()) {
+      if (auto offset = read_clock_offset_file(limits_.test_clock_offset_file)) {
+        set_wall_clock_offset_ms(*offset);
+      }
+    }
+    for (const auto& t : directory_.all()) {
+      const TableSummary s = t->summary();
+      if (s.status == TableStatus::kPlaying && s.correspondence) t->check_correspondence();
+    }
+    send_digests();
+    arm_correspondence_tick();
+  });
+}
+
+void Lobby::send_digests() {
+  TableMailer* mailer = mailer_;
+  const std::int64_t day = now_ms() / kDayMs;
+  if (!mailer || day <= digest_day_ || digest_busy_) return;
+  std::map<std::string, std::vector<WaitingBoard>> waiting;  // lower-case user -> boards
+  for (const auto& t : directory_.all()) {
+    const TableSummary s = t->summary();
+    if (s.next_user.empty()) continue;
+    std::string title = s.game;
+    for (const GameInfo* g : registered_games()) {
+      if (g->name == s.game) title = g->title;
+    }
+    waiting[to_lower(s.next_user)].push_back(
+        {title + " Board " + std::to_string(s.number),
+         s.game + " " + std::to_string(s.number), s.turn_started_ms});
+  }
+  store::Batch batch;
+  std::vector<std::function<void()>> steps;
+  for (const auto& user : accounts_.names_notified(kNotifyDigest)) {
+    auto it = waiting.find(to_lower(user));
+    if (it == waiting.end()) continue;
+    auto step = mailer->add_mail("digest." + std::to_string(day) + " " + to_lower(user), user,
+                                 "Plateau: your move on " + count_of(static_cast<int>(it->second.size()), "board"),
+                                 digest_body(user, it->second), batch);
+    if (step) steps.push_back(std::move(step));
+  }
+  batch.put_counter("digest_day", day);
+  digest_busy_ = true;
+  spdlog::info("mail: {} digests for day {}", steps.size(), day);
+  store_.submit(std::move(batch), [this, day, steps = std::move(steps)](std::exception_ptr error) {
+    if (!error) {
+      digest_day_ = day;
+      for (const auto& step : steps) step();
+    } else {
+      spdlog::error("mail: the digests of day {} could not be stored; retrying", day);
+    }
+    digest_busy_ = false;
+  });
+}
+
+}  // namespace plateau::server
