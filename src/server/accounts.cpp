@@ -86,7 +86,8 @@ bool Accounts::post_hash(std::function<void()> job) {
   return true;
 }
 
-void Accounts::register_account(const std::string& name, const std::string& password, Done done) {
+void Accounts::register_account(const std::string& name, const std::string& password, Done done,
+                                const std::string& email) {
   if (!valid_user_name(name)) {
     throw CommandError("bad user name '" + name.substr(0, 30) +
                        "': 2-20 letters, digits, '_' or '-', starting with a letter");
@@ -94,8 +95,9 @@ void Accounts::register_account(const std::string& name, const std::string& pass
   if (reserved_name(to_lower(name))) throw CommandError("the name '" + name + "' is reserved");
   if (std::string why = password_policy_error(password); !why.empty()) throw CommandError(why);
   if (exists(name)) throw CommandError("the name " + name + " is taken");
-  const bool posted = post_hash([this, name, password, done] {
+  const bool posted = post_hash([this, name, password, done, email] {
     store::AccountRow row{name, "", wall_ms()};
+    row.email = email;
     try {
       row.password_hash = hash_password(password);
     } catch (const std::exception& e) {

@@ -42,8 +42,10 @@ class Accounts {
   // a bad or reserved name, a password outside the policy (password_policy_error) or a name
   // already taken; otherwise `done` runs later (hash pool or store thread): "the name X is
   // taken" if someone was quicker, "server busy..." if too many hashes wait, "could not store
-  // the account" if the store failed.
-  void register_account(const std::string& name, const std::string& password, Done done);
+  // the account" if the store failed. `email` (a mail sign-up's address, already checked by the
+  // caller; "" for none) is stored in the same row: never an account without its address.
+  void register_account(const std::string& name, const std::string& password, Done done,
+                        const std::string& email = {});
 
   // Checks `password` for account `name` (any case) on behalf of a client at `address`.
   // `done` runs exactly once: at once for a refusal by the throttle ("too many failed logins

@@ -493,4 +493,18 @@ const std::vector<std::pair<std::string, std::string>>& command_help() {
 std::optional<Verb> verb_of_word(std::string_view word) { return find_verb(word); }
 bool verb_takes_game_word(Verb verb) { return takes_game_word(verb); }
 
+bool takes_comment(Verb verb) {
+  switch (verb) {
+    case Verb::kMove:
+    case Verb::kResign:
+    case Verb::kPropose:
+    case Verb::kAccept:
+    case Verb::kReject:
+    case Verb::kUndo:
+      return true;
+    default:
+      return false;
+  }
+}
+
 }  // namespace plateau::server

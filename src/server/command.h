@@ -76,7 +76,9 @@ struct Command {
   std::vector<std::string> args;  // remaining positional words, as typed
   std::vector<std::pair<std::string, std::string>> params;  // -name=value (and /option pairs)
   std::vector<std::string> flags;                           // --name
-  std::string text;  // free text of say/chat (rest of the line, verbatim)
+  // Free text of say/chat (rest of the line, verbatim); for a verb that takes_comment(), the
+  // comment a transport sends with it (a mail's body), added to the board in the same action.
+  std::string text;
 };
 
 // Parses one line (without its line end). Returns nullopt for a blank line. Throws CommandError
@@ -89,6 +91,9 @@ std::optional<Command> parse_command(std::string_view line);
 // For a transport that rewrites its lines before parsing them (mail: inline credentials).
 std::optional<Verb> verb_of_word(std::string_view word);
 bool verb_takes_game_word(Verb verb);
+// True for the verbs a mail's body goes with as a comment (pbmserv: "<userid> writes: ..."):
+// move, resign, propose, accept, reject, undo.
+bool takes_comment(Verb verb);
 
 // One line per command for `help` (usage and meaning).
 const std::vector<std::pair<std::string, std::string>>& command_help();

@@ -49,6 +49,7 @@ void Lobby::restore() {
   std::size_t skipped = 0;
   accounts_.restore(snap.accounts);
   unsent_mail_ = std::move(snap.outbox);
+  seen_mail_ = std::move(snap.mail_seen);
   ratings_.restore(snap.ratings);
   {
     std::lock_guard lock(mutex_);
@@ -140,10 +141,11 @@ LobbyStats Lobby::stats() const {
 }
 
 void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view line,
-                   std::function<void()> done) {
+                   std::function<void()> done, const std::string& comment) {
   Ctx ctx{client, std::move(done)};
   try {
     std::optional<Command> c = parse_command(line);
+    if (c && !comment.empty() && takes_comment(c->verb)) c->text = comment;
     if (c) dispatch(ctx, *c);
   } catch (const CommandError& e) {
     ctx.reply(error_event(e.what()));

@@ -71,9 +71,11 @@ class Lobby : public TableServices {
   void stop();
 
   // Handles one command line of `client`; `done` runs once every reply is queued. Call from the
-  // client's strand, one line at a time.
+  // client's strand, one line at a time. `comment` (a mail's body as one chat line; "" for none)
+  // goes with a move, a resignation or a draw/undo request or answer: the table adds it in the
+  // same action, so that the players hear of both at once (one mail, not two: issue 15 d).
   void handle(const std::shared_ptr<Client>& client, std::string_view line,
-              std::function<void()> done);
+              std::function<void()> done, const std::string& comment = {});
   void connected(const std::shared_ptr<Client>& client);
   void disconnected(const std::shared_ptr<Client>& client);
 
@@ -131,6 +133,8 @@ class Lobby : public TableServices {
   TableMailer* mailer() override { return mailer_; }
   // The outbox as restore() read it (unsent mail), handed over once.
   std::vector<store::MailRow> take_unsent_mail() { return std::exchange(unsent_mail_, {}); }
+  // The inbound mail already run (mail_dedup.h) as restore() read it, handed over once.
+  std::vector<store::MailSeenRow> take_seen_mail() { return std::exchange(seen_mail_, {}); }
   LobbyStats stats() const;
 
   // One command in flight (lobby_ctx.h).
@@ -187,6 +191,7 @@ class Lobby : public TableServices {
   boost::asio::steady_timer sweep_timer_;
   std::atomic<TableMailer*> mailer_{nullptr};
   std::vector<store::MailRow> unsent_mail_;
+  std::vector<store::MailSeenRow> seen_mail_;
 
   mutable std::mutex mutex_;  // skipped_
   std::vector<SkippedTable> skipped_;

@@ -11,6 +11,7 @@
 
 #include "core/text.h"
 #include "server/event.h"
+#include "server/mail_message.h"
 #include "server/rate_limited_log.h"
 
 namespace plateau::server {
@@ -107,6 +108,21 @@ Summary summarize(const std::vector<const Event*>& events) {
   return s;
 }
 
+// What follows the board in a Subject: the user to move; once the game is over, the page's
+// own status line (specs/phutball.md §9.2: `Game won by alice`, `Game was a tie`), so that the
+// last mail names the winner (issue 15 e). "" for neither (a board in set-up).
+std::string subject_user(const TableNotice& notice) {
+  if (!notice.next_user.empty()) return notice.next_user;
+  const std::string page = notice.page();
+  const auto lines = split(page, '\n');
+  if (lines.size() > 2 && lines[2].substr(0, 5) == "Game ") {
+    std::string_view status = lines[2];
+    if (!status.empty() && status.back() == '.') status.remove_suffix(1);
+    return std::string(status);
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string MailSettings::domain() const {
@@ -118,7 +134,7 @@ std::string compose_mail(const MailDraft& d, const std::string& from, std::int64
   std::string m;
   m += "From: Plateau <" + header_value(from) + ">\r\n";
   m += "To: <" + header_value(d.to) + ">\r\n";
-  m += folded_header("Subject", d.subject);
+  m += folded_header("Subject", encode_header_text(d.subject));
   m += "Date: " + rfc5322_date(now_ms) + "\r\n";
   m += "Message-ID: <" + header_value(d.message_id) + ">\r\n";
   if (!d.in_reply_to.empty()) m += "In-Reply-To: <" + header_value(d.in_reply_to) + ">\r\n";
@@ -227,8 +243,8 @@ std::function<void()> MailOutbox::on_table_events(const TableNotice& notice,
     d.subject = "New " + notice.title;
     d.message_id = root;
   } else {
-    d.subject = notice.title + (notice.next_user.empty() ? "" : " " + notice.next_user) +
-                (s.comment ? " **" : "");
+    const std::string who = subject_user(notice);
+    d.subject = notice.title + (who.empty() ? "" : " " + who) + (s.comment ? " **" : "");
     d.message_id = notice.game + "." + std::to_string(notice.board) + "." +
                    std::to_string(s.last_seq) + "." + std::to_string(notice.table_id) + "@" +
                    settings_.domain();

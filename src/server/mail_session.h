@@ -21,6 +21,7 @@
 namespace plateau::server {
 
 class Lobby;
+class MailDedup;
 class MailOutbox;
 
 // A Subject read as a command.
@@ -54,15 +55,18 @@ std::string comment_line(std::string_view body);
 // Runs inbound mail on the server's event loop.
 class MailIntake : public std::enable_shared_from_this<MailIntake> {
  public:
-  MailIntake(boost::asio::io_context& io, Lobby& lobby, MailOutbox& outbox);
+  MailIntake(boost::asio::io_context& io, Lobby& lobby, MailOutbox& outbox, MailDedup& dedup);
   // LmtpDeliver: parse, run, answer. `done` gets 250 once every effect (the move, the error
-  // mail) is durable, 451 when the store failed, 554 for input that is not a message.
+  // mail) is durable, 451 when the store failed, 554 for input that is not a message. A mail
+  // already run (same envelope sender and Message-ID, mail_dedup.h) gets 250 and runs nothing;
+  // one whose earlier delivery is still running gets 451.
   void deliver(std::string message, std::string envelope_from, std::function<void(LmtpReply)> done);
 
  private:
   boost::asio::io_context& io_;
   Lobby& lobby_;
   MailOutbox& outbox_;
+  MailDedup& dedup_;
 };
 
 }  // namespace plateau::server

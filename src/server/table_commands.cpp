@@ -49,6 +49,10 @@ void Table::on_command(Tx& tx, const Command& c) {
   if (discarded_) throw CommandError("no " + game_name_ + " board " + std::to_string(number_));
   require_reachable(tx, c);
   run_command(tx, c);
+  // A comment sent with the command (a mail's body) joins the action when the action told the
+  // table something, so that one mail carries both (issue 15 d); a queued command (nothing told)
+  // keeps its comment to itself.
+  if (!c.text.empty() && takes_comment(c.verb) && tx.told() > 0) cmd_say(tx, c.text);
   drop_unreachable_watchers();
 }
 

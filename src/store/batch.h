@@ -105,10 +105,21 @@ struct DeleteMail {
   bool operator==(const DeleteMail&) const = default;
 };
 
+// Records an inbound mail as run (inserted or its time replaced).
+struct PutMailSeen {
+  MailSeenRow row;
+  bool operator==(const PutMailSeen&) const = default;
+};
+// Forgets the inbound mail run before `before_ms` (wall clock, ms since the epoch).
+struct PruneMailSeen {
+  std::int64_t before_ms = 0;
+  bool operator==(const PruneMailSeen&) const = default;
+};
+
 // One write. Append new kinds at the end (see the top of this file).
 using Op = std::variant<PutAccount, PutRating, PutTable, AddMove, DeleteMovesFrom, AddChat,
                         PutCounter, DeleteTable, AddEvent, PutToken, DeleteToken, AddMail,
-                        DeleteMail>;
+                        DeleteMail, PutMailSeen, PruneMailSeen>;
 
 class Batch {
  public:
@@ -135,6 +146,8 @@ class Batch {
   void delete_token(const std::string& selector) { ops_.emplace_back(DeleteToken{selector}); }
   void add_mail(const MailRow& row) { ops_.emplace_back(AddMail{row}); }
   void delete_mail(const std::string& key) { ops_.emplace_back(DeleteMail{key}); }
+  void put_mail_seen(const MailSeenRow& row) { ops_.emplace_back(PutMailSeen{row}); }
+  void prune_mail_seen(std::int64_t before_ms) { ops_.emplace_back(PruneMailSeen{before_ms}); }
 
   // Registers `undo`, which reverts an in-memory change made along with this batch (a rating in
   // the lobby's cache). It is the submitter's, not a write: the store never runs it; the

@@ -127,12 +127,10 @@ def test_a_game_by_mail():
 
         assert mail_in(lmtp, A, "phutball move 101 alice pw-alice-1 H11#1",
                        "Good luck!\n\n-- \nAlice\n") == 0
-        # The move and then its comment: each player gets both.
-        got = sink.take(4)
-        check_common(got[0], A, "Phutball Board 101 bob")
-        check_common(got[1], A, "Phutball Board 101 bob **")
-        check_common(got[2], B, "Phutball Board 101 bob")
-        check_common(got[3], B, "Phutball Board 101 bob **")
+        # The move with its comment: one mail each (issue 15 d), the page with the comment.
+        got = sink.take(2)
+        check_common(got[0], A, "Phutball Board 101 bob **")
+        check_common(got[1], B, "Phutball Board 101 bob **")
         for m in got:
             assert m["msg"]["In-Reply-To"] == root, m["msg"]["In-Reply-To"]
             assert m["msg"]["References"] == root
@@ -193,11 +191,11 @@ def test_a_game_by_mail():
 
         # The game word may be left out; a resignation ends the game (a page for everyone).
         assert mail_in(lmtp, B, "resign 101 bob pw-bob-123") == 0
-        got = sink.take(2)
-        check_common(got[0], A, "Phutball Board 101")
-        check_common(got[1], B, "Phutball Board 101")
+        got = sink.take(2)  # the finished board's Subject: the page's status (issue 15 e)
+        check_common(got[0], A, "Phutball Board 101 Game won by alice")
+        check_common(got[1], B, "Phutball Board 101 Game won by alice")
         assert body_of(got[0]) == page()
-        assert "alice" in body_of(got[0])
+        assert "\nGame won by alice.\n" in body_of(got[0])
         assert server.alive()
         # A mail's login leaves no resume token behind (each would push out a real one).
         db = os.path.join(server.data_dir, "data", "plateau.db")
