@@ -134,7 +134,7 @@ std::string compose_mail(const MailDraft& d, const std::string& from, std::int64
   std::string m;
   m += "From: Plateau <" + header_value(from) + ">\r\n";
   m += "To: <" + header_value(d.to) + ">\r\n";
-  m += folded_header("Subject", encode_header_text(d.subject));
+  m += folded_header("Subject", encode_header_text(header_value(d.subject)));
   m += "Date: " + rfc5322_date(now_ms) + "\r\n";
   m += "Message-ID: <" + header_value(d.message_id) + ">\r\n";
   if (!d.in_reply_to.empty()) m += "In-Reply-To: <" + header_value(d.in_reply_to) + ">\r\n";

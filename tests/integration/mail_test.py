@@ -85,16 +85,17 @@ def check_common(mail, to, subject):
     assert msg["Message-ID"].startswith("<") and msg["Message-ID"].endswith("@plateau.test>")
 
 
-def start(extra=()):
-    """An SMTP sink and a `plateau serve` with LMTP on free ports; `extra`: more serve options."""
+def start(extra=(), backoff="0.01"):
+    """An SMTP sink and a `plateau serve` with LMTP on free ports; `extra`: more serve options;
+    `backoff`: the login back-off's base and maximum, in seconds."""
     sink = Sink()
     smtp_port = free_port()
     controller = Controller(sink, hostname="127.0.0.1", port=smtp_port)
     controller.start()
     lmtp = free_port()
     server = Server(BINARY, extra=["--lmtp-port", str(lmtp), "--smtp", f"smtp://127.0.0.1:{smtp_port}",
-                                   "--mail-from", FROM, "--login-backoff-base", "0.01",
-                                   "--login-backoff-max", "0.01", "--rate", "1000"] + list(extra)).start()
+                                   "--mail-from", FROM, "--login-backoff-base", backoff,
+                                   "--login-backoff-max", backoff, "--rate", "1000"] + list(extra)).start()
     return sink, controller, server, lmtp
 
 

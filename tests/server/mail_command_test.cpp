@@ -7,6 +7,7 @@
 
 #include "server/accounts.h"
 #include "server/event.h"
+#include "server/mail_message.h"
 #include "server/mail_outbox.h"
 #include "server/mail_session.h"
 
@@ -182,6 +183,19 @@ TEST(MailOutbox, TableEventsBecomeOutboxRowsInTheSameBatch) {
     hashing.join();
   }
   std::filesystem::remove_all(dir);
+}
+
+// Issue 15 b: a Subject with a user's non-ASCII text is RFC 2047 encoded (raw UTF-8 in a header
+// is refused or garbled by strict relays); plain ASCII stays as it is.
+TEST(MailOutbox, ComposeMailEncodesANonAsciiSubject) {
+  MailDraft d{"bob@example.org", "Plateau: show 101 \xc3\xa9t\xc3\xa9", "", "id@plateau.test", "",
+              ""};
+  const std::string m = compose_mail(d, "plateau@plateau.test", 0);
+  EXPECT_NE(m.find("\r\nSubject: Plateau: show 101 =?UTF-8?b?w6l0w6k=?=\r\n"), std::string::npos)
+      << m;
+  EXPECT_EQ(encode_header_text("Phutball Board 101 bob **"), "Phutball Board 101 bob **");
+  // Invalid UTF-8 is replaced first: the encoded words always decode to valid UTF-8.
+  EXPECT_EQ(encode_header_text("a \xff"), "a =?UTF-8?b?77+9?=");
 }
 
 }  // namespace
