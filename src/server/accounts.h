@@ -73,6 +73,20 @@ class Accounts {
   void set_email(const std::string& name, const std::string& email,
                  std::function<void(std::string error)> done);
 
+  // `change password`: sets `name`'s password to `password` (checked by password_policy_error;
+  // CommandError at once if it fails) once hashed and durable; `done(error)` on the hash pool or
+  // the store's thread ("" on success, "server busy..." or "could not store the password; it is
+  // unchanged"). The caller has checked the old one (login()).
+  void set_password(const std::string& name, const std::string& password,
+                    std::function<void(std::string error)> done);
+  // `signoff`: closes account `name`: no password can log in any more (the hash is emptied), no
+  // mail goes to it, it accepts no challenge; the name stays taken, so that the records of its
+  // finished games keep naming it and nobody else can become it. `done(error)` once durable.
+  // Throws CommandError if there is no such account.
+  void close_account(const std::string& name, std::function<void(std::string error)> done);
+  // True for an account closed by close_account().
+  bool closed(const std::string& name) const;
+
   // The registered spelling of `name` (any case), or "" if there is no such account.
   std::string canonical(const std::string& name) const;
   bool exists(const std::string& name) const { return !canonical(name).empty(); }

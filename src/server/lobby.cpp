@@ -207,6 +207,15 @@ void Lobby::dispatch(Ctx& ctx, Command& c) {
       return cmd_challenge(ctx, c);
     case Verb::kLimit:
       return cmd_limit(ctx, c);
+    case Verb::kHistory:
+      return cmd_history(ctx, c);
+    case Verb::kChange:
+      return cmd_change(ctx, c);
+    case Verb::kSignoff:
+      return cmd_signoff(ctx);
+    case Verb::kPreview:
+      if (!c.args.empty() && c.args[0] == "new") return cmd_preview_new(ctx, c);
+      return to_table(ctx, c);
     default:
       return to_table(ctx, c);
   }

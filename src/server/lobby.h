@@ -128,6 +128,12 @@ class Lobby : public TableServices {
   // signup, which logs in as the text port's does; a mail's other commands log in without a
   // token): else each would push one of the user's real tokens out, max_tokens_per_user.
   void revoke_token(const std::string& selector) { tokens_.revoke(selector); }
+  // Why an address cannot be an account's ("" when it can): the mail service's checks
+  // (mail_message.h signup_address_problem), for `change address`. Without one (no mail
+  // service) `change address` is refused. Call before commands arrive.
+  void set_address_check(std::function<std::string(const std::string&)> check) {
+    address_check_ = std::move(check);
+  }
   // The mail renderer the tables use from now on (null: none). Call before mail can arrive.
   void set_mailer(TableMailer* mailer) { mailer_ = mailer; }
   TableMailer* mailer() override { return mailer_; }
@@ -149,6 +155,11 @@ class Lobby : public TableServices {
   void cmd_logout(Ctx& ctx);
   void cmd_resume(Ctx& ctx, const Command& c);
   void cmd_limit(Ctx& ctx, const Command& c);
+  // lobby_account.cpp (issue 15 item 2: pbmserv's account and listing commands)
+  void cmd_history(Ctx& ctx, const Command& c);
+  void cmd_change(Ctx& ctx, const Command& c);
+  void cmd_signoff(Ctx& ctx);
+  void cmd_preview_new(Ctx& ctx, const Command& c);
   // The callback that ends a register/login/guest command: issues a resume token, then on the
   // client's strand sets the identity (unless the client is gone), logs `what` ("login", ...)
   // and answers with `text` ("{}" = the name) and the token, or answers the error.
@@ -192,6 +203,7 @@ class Lobby : public TableServices {
   std::atomic<TableMailer*> mailer_{nullptr};
   std::vector<store::MailRow> unsent_mail_;
   std::vector<store::MailSeenRow> seen_mail_;
+  std::function<std::string(const std::string&)> address_check_;
 
   mutable std::mutex mutex_;  // skipped_
   std::vector<SkippedTable> skipped_;

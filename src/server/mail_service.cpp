@@ -20,6 +20,9 @@ class MailService : public ExtraListener {
         outbox_(ctx.lobby.accounts(), ctx.lobby.store(), {options.smtp_url, options.mail_from}),
         dedup_(ctx.lobby.store()) {
     lobby_.set_mailer(&outbox_);
+    lobby_.set_address_check([from = options.mail_from](const std::string& address) {
+      return signup_address_problem(address, from);
+    });
     if (!options.smtp_url.empty()) {
       outbox_.start(lobby_.take_unsent_mail());
     } else {

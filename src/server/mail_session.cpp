@@ -205,7 +205,8 @@ class Run : public std::enable_shared_from_this<Run> {
             // Nobody else heard of it (a queued move or resignation): answer the sender.
             std::string body;
             for (const auto& e : r2) body += render_text(e);
-            return self->reply(self->board_title(), body);
+            const std::string title = self->board_title();
+            return self->reply(title.empty() ? self->cmd_.subject : title, body);
           }
           self->succeed();
         },
@@ -217,6 +218,7 @@ class Run : public std::enable_shared_from_this<Run> {
       if (auto e = error_of(r); !e.empty()) return self->fail(e);
       std::string body;
       for (const auto& e : r) body += render_text(e);
+      if (to_lower(self->cmd_.line) == "help") body += "\n" + mail_help();
       const std::string title = self->board_title();
       self->reply(
           title.empty() ? "Plateau: " + std::string(utf8_prefix(self->mail_.subject, 80)) : title,

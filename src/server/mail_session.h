@@ -29,7 +29,9 @@ struct MailCommand {
   enum class Kind {
     kSignup,       // signup USER PASSWORD [ADDRESS]: `line` registers; `address` ("" = sender's)
     kChallenge,    // [GAME] challenge ... U1 U2 ...: the sender must be the address of a player
-    kCredentials,  // [GAME] VERB BOARD USER PASSWORD ...: log in as `user`, then run `line`
+    kCredentials,  // [GAME] VERB BOARD USER PASSWORD ..., or an account's command (limit,
+                   // change, signoff, unsubscribe all) VERB [SUB] USER PASSWORD ...: log in as
+                   // `user`, then run `line` (without the credentials)
     kPlain,        // anything else (show, games, help, standings): run `line` as it is
     kError,        // `error` says what is wrong
   };
@@ -42,12 +44,16 @@ struct MailCommand {
   std::string game;                  // the game word, if any ("phutball")
   std::optional<int> board;          // the board number, if any
   bool chat = false;                 // the verb is chat: the body is its text
-  bool takes_comment = false;        // a body is appended as a chat line after the command
+  bool takes_comment = false;        // a body goes with the command as its comment
+  std::string subject;               // an account command's answer Subject ("Plateau: limit")
   std::string error;
 };
 
 // Reads a Subject (mail_message.h: decoded, one line). Never throws.
 MailCommand rewrite_subject(std::string_view subject);
+
+// What `help` by mail adds to the text port's list: the mail forms with inline credentials.
+const std::string& mail_help();
 
 // The body as one chat line: its lines joined with " / ", at most 1000 bytes; "" for none.
 std::string comment_line(std::string_view body);

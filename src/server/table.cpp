@@ -122,6 +122,7 @@ void Table::refresh_summary() {
   s.ply = static_cast<int>(moves_.size());
   s.options = game_->options_string();
   s.invisible = table_flags_.count("invisible") > 0;
+  s.status_line = status_line();
   s.access = access();
   std::lock_guard lock(summary_mutex_);
   summary_ = std::move(s);

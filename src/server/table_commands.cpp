@@ -111,6 +111,12 @@ void Table::run_command(Tx& tx, const Command& c) {
       return cmd_resync(tx, c);
     case Verb::kInvite:
       return cmd_invite(tx, c);
+    case Verb::kPreview:
+      return cmd_preview(tx, c);
+    case Verb::kSubmit:
+      return cmd_submit(tx, c);
+    case Verb::kConfirm:
+      return cmd_confirm(tx, c);
     default:
       throw CommandError(std::string(verb_name(c.verb)) + " is not a table command");
   }

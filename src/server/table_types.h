@@ -29,6 +29,7 @@ struct TableSummary {
   int ply = 0;
   std::string options;
   bool invisible = false;
+  std::string status_line;  // the page's status line ("Game won by alice.")
   TableAccess access;  // who may reach it (table_access.h); never shown as such
 };
 
