@@ -213,6 +213,9 @@ void Lobby::dispatch(Ctx& ctx, Command& c) {
       return cmd_change(ctx, c);
     case Verb::kSignoff:
       return cmd_signoff(ctx);
+    case Verb::kSubscribe:
+    case Verb::kUnsubscribe:
+      return cmd_subscribe(ctx, c);
     case Verb::kPreview:
       if (!c.args.empty() && c.args[0] == "new") return cmd_preview_new(ctx, c);
       return to_table(ctx, c);

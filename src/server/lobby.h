@@ -160,6 +160,8 @@ class Lobby : public TableServices {
   void cmd_change(Ctx& ctx, const Command& c);
   void cmd_signoff(Ctx& ctx);
   void cmd_preview_new(Ctx& ctx, const Command& c);
+  // subscribe BOARD (bounded per user), unsubscribe BOARD | all (every board's table in turn).
+  void cmd_subscribe(Ctx& ctx, Command& c);
   // The callback that ends a register/login/guest command: issues a resume token, then on the
   // client's strand sets the identity (unless the client is gone), logs `what` ("login", ...)
   // and answers with `text` ("{}" = the name) and the token, or answers the error.

@@ -1,6 +1,9 @@
 // The Lobby's pbmserv account and listing commands (issue 15 item 2; specs/phutball.md §10.5):
-// history, change password|address, signoff, and `preview new` (a fresh board, no table).
+// history, change password|address, signoff, subscribe/unsubscribe (the per-user bound and
+// `unsubscribe all`), and `preview new` (a fresh board, no table).
 #include <spdlog/spdlog.h>
+
+#include <atomic>
 
 #include "core/registry.h"
 #include "core/text.h"
@@ -138,6 +141,41 @@ void Lobby::cmd_preview_new(Ctx& ctx, const Command& c) {
   const std::string title = "a new " + game->info().title + " board";
   ctx.reply(preview_event(c.game, 0, "Preview of " + title + " (nothing played).",
                           preview_page(*state, in, moves, title)));
+}
+
+void Lobby::cmd_subscribe(Ctx& ctx, Command& c) {
+  require_account(ctx);
+  const std::string user = ctx.client->user;
+  std::vector<TableSummary> mine;
+  for (auto& s : table_summaries()) {
+    for (const auto& name : s.subscribers) {
+      if (to_lower(name) == to_lower(user)) mine.push_back(s);
+    }
+  }
+  if (c.verb == Verb::kSubscribe && mine.size() >= kMaxSubscriptionsPerUser) {
+    throw CommandError("you are subscribed to " + std::to_string(mine.size()) +
+                       " boards, the most there may be; unsubscribe from one first");
+  }
+  if (c.verb == Verb::kSubscribe || c.board) return to_table(ctx, c);
+  // unsubscribe all: each board's table in turn, each answering for itself.
+  if (mine.empty()) return ctx.reply(ok_event("You are subscribed to no board."));
+  ctx.deferred = true;
+  auto left = std::make_shared<std::atomic<std::size_t>>(mine.size());
+  for (const auto& s : mine) {
+    auto table = find_table(s.game, s.number);
+    Command one;
+    one.verb = Verb::kUnsubscribe;
+    one.game = s.game;
+    one.board = s.number;
+    auto done = [left, done = ctx.done] {
+      if (left->fetch_sub(1) == 1 && done) done();
+    };
+    if (table) {
+      table->handle(ctx.caller(), one, done);
+    } else {
+      done();
+    }
+  }
 }
 
 }  // namespace plateau::server

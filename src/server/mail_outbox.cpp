@@ -258,7 +258,9 @@ std::function<void()> MailOutbox::on_table_events(const TableNotice& notice,
   std::vector<store::MailRow> rows;
   std::set<std::string> seen;
   const std::int64_t now = wall_ms();
-  for (const auto& player : notice.players) {
+  std::vector<std::string> recipients = notice.players;
+  recipients.insert(recipients.end(), notice.subscribers.begin(), notice.subscribers.end());
+  for (const auto& player : recipients) {
     const std::string address = accounts_.email_of(player);
     if (address.empty() || !seen.insert(to_lower(player)).second) continue;
     if (!admit(address)) continue;

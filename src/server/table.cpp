@@ -123,6 +123,7 @@ void Table::refresh_summary() {
   s.options = game_->options_string();
   s.invisible = table_flags_.count("invisible") > 0;
   s.status_line = status_line();
+  s.subscribers.assign(subscribers_.begin(), subscribers_.end());
   s.access = access();
   std::lock_guard lock(summary_mutex_);
   summary_ = std::move(s);

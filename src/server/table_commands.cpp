@@ -117,6 +117,10 @@ void Table::run_command(Tx& tx, const Command& c) {
       return cmd_submit(tx, c);
     case Verb::kConfirm:
       return cmd_confirm(tx, c);
+    case Verb::kSubscribe:
+      return cmd_subscribe(tx, true);
+    case Verb::kUnsubscribe:
+      return cmd_subscribe(tx, false);
     default:
       throw CommandError(std::string(verb_name(c.verb)) + " is not a table command");
   }

@@ -1,8 +1,10 @@
 // The table's preview commands (specs/phutball.md §10.2, §10.4; issue 15 item 2): `preview BOARD
 // MOVE...` shows the board after the moves, `submit BOARD MOVE[#n]` shows it after one move and
 // keeps that move for `confirm BOARD`, which plays it. Nothing of a preview is stored or told.
+// Also `subscribe BOARD` / `unsubscribe BOARD`: the board's mail to an account that does not play.
 #include "core/text.h"
 #include "server/preview.h"
+#include "server/limits.h"
 #include "server/table.h"
 
 namespace plateau::server {
@@ -75,6 +77,30 @@ void Table::cmd_confirm(Tx& tx, const Command& c) {
   m.text = c.text;
   cmd_move(tx, m);
   submitted_.erase(to_lower(tx.caller.user));
+}
+
+void Table::cmd_subscribe(Tx& tx, bool on) {
+  require_user(tx);
+  if (tx.caller.guest) throw CommandError("guests have no address; register an account");
+  const std::string user = tx.caller.user;
+  if (!on) {
+    if (!subscribers_.erase(user)) throw CommandError("you are not subscribed to " + label());
+    tx.table_changed = true;
+    tx.reply(ok_event("You are no longer subscribed to " + label() + "."));
+    return;
+  }
+  if (table_seat_of(user) >= 0) {
+    throw CommandError("you play at " + label() + ": its pages come to you already");
+  }
+  if (subscribers_.count(user)) throw CommandError("you are already subscribed to " + label());
+  if (subscribers_.size() >= kMaxSubscribersPerBoard) {
+    throw CommandError(label() + " has " + std::to_string(kMaxSubscribersPerBoard) +
+                       " subscribers already");
+  }
+  subscribers_.insert(user);
+  tx.table_changed = true;
+  tx.reply(ok_event("You are subscribed to " + label() +
+                    ": its pages come to you by mail as to its players."));
 }
 
 }  // namespace plateau::server

@@ -222,6 +222,7 @@ void Table::mail_about(Tx& tx) {
   for (const auto& s : seats_) {
     if (s.kind == SeatKind::kUser) notice.players.push_back(s.name);
   }
+  notice.subscribers.assign(subscribers_.begin(), subscribers_.end());
   if (state_) {
     const int next = seat_to_move();
     if (next >= 0) notice.next_user = owner_name(next);

@@ -30,6 +30,7 @@ struct TableSummary {
   std::string options;
   bool invisible = false;
   std::string status_line;  // the page's status line ("Game won by alice.")
+  std::vector<std::string> subscribers;  // `subscribe` (mail_outbox.h)
   TableAccess access;  // who may reach it (table_access.h); never shown as such
 };
 

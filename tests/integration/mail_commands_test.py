@@ -2,7 +2,7 @@
 """pbmserv's rest of the command set (issue 15 item 2; specs/phutball.md §10; docs/MAIL.md) by
 mail and on the text port, on a real `plateau serve --lmtp-port --smtp` and SMTP sink (mail_test's
 helpers): preview (of a board and of a new one), submit/confirm, history, limit, change
-password, change address, signoff and help, each with its exact answer.
+password, change address, signoff and help, subscribe/unsubscribe, each with its exact answer.
 Usage: mail_commands_test.py PLATEAU_BINARY TEST_DATA_DIR [TEST_NAME]"""
 import sys
 import time
@@ -157,5 +157,55 @@ def test_commands():
         controller.stop()
 
 
+def test_subscribe():
+    sink, controller, server, lmtp = start()
+    try:
+        for who, pw in (("alice", PA), ("bob", PB), ("dave", "pw-dave-12")):
+            assert mail_in(lmtp, f"{who}@example.org", f"signup {who} {pw}") == 0
+        sink.take(3)
+        assert mail_in(lmtp, A, "phutball challenge alice bob") == 0
+        sink.take(2)
+        carol = server.text("carol", "pw-carol-12", register=True)
+        assert answer(carol, "change address carol@example.org") == \
+            "Your mail now goes to carol@example.org.\n"
+        assert answer(carol, "subscribe 101") == \
+            "You are subscribed to phutball 101: its pages come to you by mail as to its players.\n"
+        assert answer(carol, "subscribe 101") == "error: you are already subscribed to phutball 101\n"
+        m = mail_one(sink, lmtp, "dave@example.org", "phutball subscribe 101 dave pw-dave-12")
+        check_common(m, "dave@example.org", "Phutball Board 101")
+        assert body_of(m) == ("You are subscribed to phutball 101: its pages come to you by mail "
+                              "as to its players.\n")
+        m = mail_one(sink, lmtp, A, f"phutball subscribe 101 alice {PA}")
+        check_common(m, A, "Phutball Board 101 Error")
+        assert body_of(m).startswith("Error: you play at phutball 101: its pages come to you "
+                                     "already\n"), body_of(m)[:200]
+        # A subscriber gets the board's page as the players do.
+        assert mail_in(lmtp, A, f"phutball move 101 alice {PA} H11#1") == 0
+        got = sink.take(4)
+        assert [m["rcpt"][0] for m in got] == [A, B, "carol@example.org", "dave@example.org"]
+        for m in got:
+            assert m["msg"]["Subject"] == "Phutball Board 101 bob"
+        assert body_of(got[2]) == answer(carol, "show 101")
+        # unsubscribe all (by mail: with the credentials after `all`) and unsubscribe BOARD.
+        m = mail_one(sink, lmtp, "dave@example.org", "unsubscribe all dave pw-dave-12")
+        check_common(m, "dave@example.org", "Plateau: unsubscribe all")
+        assert body_of(m) == "You are no longer subscribed to phutball 101.\n", body_of(m)
+        assert answer(carol, "unsubscribe 101") == "You are no longer subscribed to phutball 101.\n"
+        assert answer(carol, "unsubscribe all") == "You are subscribed to no board.\n"
+        assert mail_in(lmtp, B, f"phutball move 101 bob {PB} J12#2") == 0
+        got = sink.take(2)
+        assert [m["rcpt"][0] for m in got] == [A, B]
+        # Subscriptions are kept with the board across a restart.
+        assert answer(carol, "subscribe 101").startswith("You are subscribed")
+        server.stop()
+        server.start()
+        assert mail_in(lmtp, A, f"phutball move 101 alice {PA} H12#3") == 0
+        got = sink.take(3)
+        assert [m["rcpt"][0] for m in got] == [A, B, "carol@example.org"]
+    finally:
+        server.stop()
+        controller.stop()
+
+
 if __name__ == "__main__":
-    run_tests([t for t in [test_commands] if len(sys.argv) < 4 or t.__name__ == sys.argv[3]])
+    run_tests([t for t in [test_commands, test_subscribe] if len(sys.argv) < 4 or t.__name__ == sys.argv[3]])
