@@ -504,7 +504,8 @@ std::optional<Command> parse_command(std::string_view line) {
           throw CommandError("preview BOARD takes no -name=value parameters (only preview new)");
         }
       }
-      if (c.args.size() > kMaxPreviewMoves + 2) {
+      const std::size_t moves = c.args.size() - (c.args[0] == "new" ? 2 : 0);
+      if (moves > kMaxPreviewMoves) {
         throw CommandError("too many moves: a preview replays at most " +
                            std::to_string(kMaxPreviewMoves));
       }

@@ -75,6 +75,47 @@ TEST(MailCommand, Errors) {
             "the Subject is too long: at most 4096 bytes");
 }
 
+// Issue 15 item 2: the account commands carry USERID PASSWORD after their words; the line run
+// keeps no password but change password's OLD (the command checks it again).
+TEST(MailCommand, AccountCommandsWithCredentials) {
+  MailCommand l = rewrite_subject("limit bob pw-bob-123 reject");
+  EXPECT_EQ(l.kind, Kind::kCredentials);
+  EXPECT_EQ(l.user, "bob");
+  EXPECT_EQ(l.password, "pw-bob-123");
+  EXPECT_EQ(l.line, "limit reject");
+  EXPECT_EQ(l.subject, "Plateau: limit");
+  EXPECT_FALSE(l.board);
+  MailCommand p = rewrite_subject("change password bob old-pw-123 new-pw-456");
+  EXPECT_EQ(p.line, "change password old-pw-123 new-pw-456");
+  EXPECT_EQ(p.subject, "Plateau: change password");
+  MailCommand a = rewrite_subject("Change Address bob pw-bob-123 bob@example.net");
+  EXPECT_EQ(a.line, "Change address bob@example.net");
+  EXPECT_EQ(a.subject, "Plateau: change address");
+  EXPECT_EQ(rewrite_subject("signoff bob pw-bob-123").line, "signoff");
+  MailCommand u = rewrite_subject("phutball unsubscribe all bob pw-bob-123");
+  EXPECT_EQ(u.line, "phutball unsubscribe all");
+  EXPECT_EQ(u.subject, "Plateau: unsubscribe all");
+  MailCommand b = rewrite_subject("phutball unsubscribe 101 bob pw-bob-123");
+  EXPECT_EQ(b.line, "phutball unsubscribe 101");
+  EXPECT_EQ(b.board, 101);
+  EXPECT_EQ(rewrite_subject("phutball submit 101 bob pw H12#2").line, "phutball submit 101 H12#2");
+  EXPECT_EQ(rewrite_subject("phutball confirm 101 bob pw").line, "phutball confirm 101");
+  EXPECT_EQ(rewrite_subject("phutball subscribe 101 bob pw").line, "phutball subscribe 101");
+  // Without credentials: the usage.
+  EXPECT_EQ(rewrite_subject("limit bob").error, "usage: limit USERID PASSWORD N|accept|reject");
+  EXPECT_EQ(rewrite_subject("signoff").error, "usage: signoff USERID PASSWORD");
+  EXPECT_EQ(rewrite_subject("change password bob").error,
+            "usage: change password USERID OLD NEW | change address USERID PASSWORD ADDRESS");
+  EXPECT_EQ(rewrite_subject("unsubscribe all bob").error, "usage: unsubscribe all USERID PASSWORD");
+  EXPECT_EQ(rewrite_subject("phutball submit 101 bob").error,
+            "usage: phutball submit BOARD USERID PASSWORD MOVE[#n]");
+  // preview and history need no login.
+  MailCommand pv = rewrite_subject("phutball preview 101 H11 J12");
+  EXPECT_EQ(pv.kind, Kind::kPlain);
+  EXPECT_EQ(pv.board, 101);
+  EXPECT_EQ(rewrite_subject("phutball history bob").kind, Kind::kPlain);
+}
+
 TEST(MailCommand, CommentLine) {
   EXPECT_EQ(comment_line("Good luck!\n\n  Second line \n"), "Good luck! / Second line");
   EXPECT_EQ(comment_line("\n \n"), "");
