@@ -14,6 +14,7 @@
 #include "core/registry.h"
 #include "core/text.h"
 #include "server/lobby_ctx.h"
+#include "server/mail_command.h"
 #include "server/password.h"
 #include "server/table_access.h"
 
@@ -144,7 +145,25 @@ void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view line,
                    std::function<void()> done, const std::string& comment) {
   Ctx ctx{client, std::move(done)};
   try {
-    std::optional<Command> c = parse_command(line);
+    std::optional<Command> c;
+    try {
+      c = parse_command(line);
+    } catch (const CommandError&) {
+      // pbmserv's form with the credentials inline, typed on a text transport (issue 15 item 2):
+      // a login, then the command. Only lines that are no command as they are.
+      // The rewritten line must be a command and the user a possible name: otherwise the
+      // line's own error says more than "wrong name or password".
+      const MailCommand m = rewrite_subject(line);
+      if (m.kind != MailCommand::Kind::kCredentials || m.chat || !valid_user_name(m.user)) throw;
+      bool parses = true;
+      try {
+        parse_command(m.line);
+      } catch (const CommandError&) {
+        parses = false;
+      }
+      if (!parses) throw;
+      return login_and_run(ctx, m);
+    }
     if (c && !comment.empty() && takes_comment(c->verb)) c->text = comment;
     if (c) dispatch(ctx, *c);
   } catch (const CommandError& e) {

@@ -49,6 +49,8 @@ struct LobbyStats {
   std::size_t accounts = 0;
 };
 
+struct MailCommand;
+
 class Lobby : public TableServices {
  public:
   // `workers` run the CPU players; `hashing` (a separate, small pool) the password hashes, so
@@ -162,6 +164,9 @@ class Lobby : public TableServices {
   void cmd_preview_new(Ctx& ctx, const Command& c);
   // subscribe BOARD (bounded per user), unsubscribe BOARD | all (every board's table in turn).
   void cmd_subscribe(Ctx& ctx, Command& c);
+  // A line with inline credentials (mail_command.h) on a text transport: logs the connection in
+  // as its user (as `login`, the same back-off; without a resume token), then runs the line.
+  void login_and_run(Ctx& ctx, const MailCommand& m);
   // The callback that ends a register/login/guest command: issues a resume token, then on the
   // client's strand sets the identity (unless the client is gone), logs `what` ("login", ...)
   // and answers with `text` ("{}" = the name) and the token, or answers the error.

@@ -9,6 +9,7 @@
 #include "core/text.h"
 #include "server/lobby.h"
 #include "server/lobby_ctx.h"
+#include "server/mail_command.h"
 #include "server/password.h"
 #include "server/preview.h"
 #include "server/table_access.h"
@@ -176,6 +177,30 @@ void Lobby::cmd_subscribe(Ctx& ctx, Command& c) {
       done();
     }
   }
+}
+
+void Lobby::login_and_run(Ctx& ctx, const MailCommand& m) {
+  ctx.deferred = true;
+  accounts_.login(
+      m.user, m.password, ctx.client->address(),
+      [this, client = ctx.client, done = ctx.done, line = m.line](std::string user,
+                                                                  std::string error) {
+        client->on_strand([this, client, done, line, user, error] {
+          if (!error.empty() || client->gone) {
+            if (!client->gone) client->send(error_event(error), true);
+            if (done) done();
+            return;
+          }
+          if (to_lower(client->user) != to_lower(user) || client->guest) {
+            // The connection's earlier identity and its token go, as with `login`.
+            tokens_.revoke(client->token_selector);
+            client->token_selector.clear();
+            set_user(client, user, false);
+            spdlog::info("{}: login {} (inline)", client->describe(), user);
+          }
+          handle(client, line, done);
+        });
+      });
 }
 
 }  // namespace plateau::server

@@ -1,10 +1,10 @@
-// rewrite_subject and comment_line (mail_session.h): a Subject with inline credentials as a
-// command line of the text transport. Only the words are moved; parse_command judges the line.
+// rewrite_subject, comment_line and mail_help (mail_command.h): a Subject with inline
+// credentials as a command line of the text transport. Only the words are moved.
 #include <algorithm>
 
 #include "core/text.h"
 #include "server/command.h"
-#include "server/mail_session.h"
+#include "server/mail_command.h"
 
 namespace plateau::server {
 

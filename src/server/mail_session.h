@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "server/asio.h"
+#include "server/mail_command.h"
 #include "server/mail_lmtp.h"
 
 namespace plateau::server {
@@ -23,40 +24,6 @@ namespace plateau::server {
 class Lobby;
 class MailDedup;
 class MailOutbox;
-
-// A Subject read as a command.
-struct MailCommand {
-  enum class Kind {
-    kSignup,       // signup USER PASSWORD [ADDRESS]: `line` registers; `address` ("" = sender's)
-    kChallenge,    // [GAME] challenge ... U1 U2 ...: the sender must be the address of a player
-    kCredentials,  // [GAME] VERB BOARD USER PASSWORD ..., or an account's command (limit,
-                   // change, signoff, unsubscribe all) VERB [SUB] USER PASSWORD ...: log in as
-                   // `user`, then run `line` (without the credentials)
-    kPlain,        // anything else (show, games, help, standings): run `line` as it is
-    kError,        // `error` says what is wrong
-  };
-  Kind kind = Kind::kError;
-  std::string line;  // the text command to run (without credentials)
-  std::string user;
-  std::string password;
-  std::string address;
-  std::vector<std::string> players;  // kChallenge: the user names on the line
-  std::string game;                  // the game word, if any ("phutball")
-  std::optional<int> board;          // the board number, if any
-  bool chat = false;                 // the verb is chat: the body is its text
-  bool takes_comment = false;        // a body goes with the command as its comment
-  std::string subject;               // an account command's answer Subject ("Plateau: limit")
-  std::string error;
-};
-
-// Reads a Subject (mail_message.h: decoded, one line). Never throws.
-MailCommand rewrite_subject(std::string_view subject);
-
-// What `help` by mail adds to the text port's list: the mail forms with inline credentials.
-const std::string& mail_help();
-
-// The body as one chat line: its lines joined with " / ", at most 1000 bytes; "" for none.
-std::string comment_line(std::string_view body);
 
 // Runs inbound mail on the server's event loop.
 class MailIntake : public std::enable_shared_from_this<MailIntake> {

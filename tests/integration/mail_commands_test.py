@@ -2,7 +2,8 @@
 """pbmserv's rest of the command set (issue 15 item 2; specs/phutball.md §10; docs/MAIL.md) by
 mail and on the text port, on a real `plateau serve --lmtp-port --smtp` and SMTP sink (mail_test's
 helpers): preview (of a board and of a new one), submit/confirm, history, limit, change
-password, change address, signoff and help, subscribe/unsubscribe, each with its exact answer.
+password, change address, signoff and help, subscribe/unsubscribe, each with its exact answer;
+and the inline-credentials form typed on the text port.
 Usage: mail_commands_test.py PLATEAU_BINARY TEST_DATA_DIR [TEST_NAME]"""
 import sys
 import time
@@ -207,5 +208,31 @@ def test_subscribe():
         controller.stop()
 
 
+def test_inline_credentials_on_the_text_port():
+    sink, controller, server, lmtp = start()
+    try:
+        assert mail_in(lmtp, A, f"signup alice {PA}") == 0
+        assert mail_in(lmtp, B, f"signup bob {PB}") == 0
+        sink.take(2)
+        assert mail_in(lmtp, A, "phutball challenge alice bob") == 0
+        sink.take(2)
+        t = server.text()
+        # A line that is no command as it is, but is one with its credentials taken out: a login
+        # as that user (no resume token), then the command.
+        got = answer(t, f"phutball move 101 alice {PA} H11#1")
+        assert "\nIt is bob's turn.\n" in got, got
+        assert "Resume token" not in got
+        assert answer(t, "limit") == "You accept all challenges.\n"  # alice's
+        assert answer(t, f"limit bob {PB} reject") == "You accept no challenges.\n"
+        assert answer(t, "limit") == "You accept no challenges.\n"  # now bob's
+        # A wrong password is refused as a login is; other bad lines keep their own error.
+        assert answer(t, f"move 101 bob wrong-pw-12 J12") == "error: wrong name or password\n"
+        assert answer(t, "move 101 H11 extra") == "error: usage: move [BOARD] MOVE[#n]\n"
+        assert len(sink.take(2)) == 2  # alice's move went to both players by mail
+    finally:
+        server.stop()
+        controller.stop()
+
+
 if __name__ == "__main__":
-    run_tests([t for t in [test_commands, test_subscribe] if len(sys.argv) < 4 or t.__name__ == sys.argv[3]])
+    run_tests([t for t in [test_commands, test_subscribe, test_inline_credentials_on_the_text_port] if len(sys.argv) < 4 or t.__name__ == sys.argv[3]])
