@@ -8,7 +8,7 @@ Usage: mail_commands_test.py PLATEAU_BINARY TEST_DATA_DIR [TEST_NAME]"""
 import sys
 import time
 
-from mail_test import body_of, check_common, mail_in, start
+from mail_test import board_101, body_of, check_common, mail_in, start
 from plateau_harness import answer, run_tests
 
 A, B = "alice@example.org", "bob@example.org"
@@ -38,11 +38,7 @@ def mail_one(sink, lmtp, sender, subject, body=""):
 def test_commands():
     sink, controller, server, lmtp = start()
     try:
-        assert mail_in(lmtp, A, f"signup alice {PA}") == 0
-        assert mail_in(lmtp, B, f"signup bob {PB}") == 0
-        sink.take(2)
-        assert mail_in(lmtp, A, "phutball challenge alice bob") == 0
-        sink.take(2)
+        board_101(sink, lmtp)
         carol = server.text("carol", "pw-carol-12", register=True)
 
         # preview BOARD MOVE...: the page after the moves; nothing is played.
@@ -211,11 +207,7 @@ def test_subscribe():
 def test_inline_credentials_on_the_text_port():
     sink, controller, server, lmtp = start()
     try:
-        assert mail_in(lmtp, A, f"signup alice {PA}") == 0
-        assert mail_in(lmtp, B, f"signup bob {PB}") == 0
-        sink.take(2)
-        assert mail_in(lmtp, A, "phutball challenge alice bob") == 0
-        sink.take(2)
+        board_101(sink, lmtp)
         t = server.text()
         # A line that is no command as it is, but is one with its credentials taken out: a login
         # as that user (no resume token), then the command.

@@ -12,18 +12,10 @@ import socket
 import sys
 import time
 
-from mail_test import FROM, body_of, check_common, mail_in, start
+from mail_test import FROM, board_101, body_of, check_common, mail_in, start
 from plateau_harness import answer, run_tests
 
 A, B = "alice@example.org", "bob@example.org"
-
-
-def two_players(sink, lmtp):
-    assert mail_in(lmtp, A, "signup alice pw-alice-1") == 0
-    assert mail_in(lmtp, B, "signup bob pw-bob-123") == 0
-    sink.take(2)
-    assert mail_in(lmtp, A, "phutball challenge alice bob") == 0
-    sink.take(2)
 
 
 def lmtp_deliver(port, sender, raw):
@@ -51,7 +43,7 @@ def lmtp_deliver(port, sender, raw):
 def test_a_redelivered_mail_runs_once():
     sink, controller, server, lmtp = start()
     try:
-        two_players(sink, lmtp)
+        board_101(sink, lmtp)
         mid = "<chat-once@example.org>"
         assert mail_in(lmtp, A, "phutball chat 101 alice pw-alice-1", "Hello Bob", message_id=mid) == 0
         assert len(sink.take(2)) == 2
@@ -106,7 +98,7 @@ def test_c_a_private_board_is_not_named():
 def test_g_a_login_back_off_is_answered_by_mail():
     sink, controller, server, lmtp = start(backoff="60")
     try:
-        two_players(sink, lmtp)
+        board_101(sink, lmtp)
         raw = (f"From: {B}\nTo: {FROM}\nSubject: phutball move 101 bob wrong-pw-123 H12\n"
                "Message-ID: <g1@example.org>\n\n").encode()
         assert lmtp_deliver(lmtp, B, raw).startswith("250"), "a wrong password"

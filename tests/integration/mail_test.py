@@ -85,6 +85,16 @@ def check_common(mail, to, subject):
     assert msg["Message-ID"].startswith("<") and msg["Message-ID"].endswith("@plateau.test>")
 
 
+def board_101(sink, lmtp):
+    """alice (pw-alice-1) and bob (pw-bob-123) sign up by mail and alice challenges bob:
+    phutball 101, its mails taken."""
+    assert mail_in(lmtp, "alice@example.org", "signup alice pw-alice-1") == 0
+    assert mail_in(lmtp, "bob@example.org", "signup bob pw-bob-123") == 0
+    sink.take(2)
+    assert mail_in(lmtp, "alice@example.org", "phutball challenge alice bob") == 0
+    sink.take(2)
+
+
 def start(extra=(), backoff="0.01"):
     """An SMTP sink and a `plateau serve` with LMTP on free ports; `extra`: more serve options;
     `backoff`: the login back-off's base and maximum, in seconds."""

@@ -221,6 +221,23 @@ TEST(MailOutbox, TableEventsBecomeOutboxRowsInTheSameBatch) {
     store::Batch batch3;
     EXPECT_FALSE(outbox.on_table_events(n, {&seat}, batch3));
     EXPECT_TRUE(batch3.empty());
+    // Issue 15 e: once the game is over the Subject carries the page's status line, which
+    // names the winner (there is no user to move).
+    n.next_user.clear();
+    n.page = [] { return std::string("Summary of Phutball Board 101\n\nGame won by alice.\n"); };
+    Event over{"gameover", {{"text", "x"}}, "", 9};
+    store::Batch batch4;
+    ASSERT_TRUE(outbox.on_table_events(n, {&over}, batch4));
+    const auto& row4 = std::get<store::AddMail>(batch4.ops()[0]).row;
+    EXPECT_NE(row4.message.find("\r\nSubject: Phutball Board 101 Game won by alice\r\n"),
+              std::string::npos)
+        << row4.message;
+    n.page = [] { return std::string("Summary of Phutball Board 101\n\nGame was a tie.\n"); };
+    store::Batch batch5;
+    ASSERT_TRUE(outbox.on_table_events(n, {&over}, batch5));
+    EXPECT_NE(std::get<store::AddMail>(batch5.ops()[0])
+                  .row.message.find("\r\nSubject: Phutball Board 101 Game was a tie\r\n"),
+              std::string::npos);
     hashing.join();
   }
   std::filesystem::remove_all(dir);

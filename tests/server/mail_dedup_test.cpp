@@ -1,5 +1,5 @@
-// The inbound mail already run (mail_dedup.h, issue 15 a), the mail signup's one-row account
-// (issue 15 f) and the finished board's Subject (issue 15 e), with exact values.
+// The inbound mail already run (mail_dedup.h, issue 15 a) and the mail signup's one-row account
+// (issue 15 f), with exact values.
 #include "server/mail_dedup.h"
 
 #include <gtest/gtest.h>
@@ -9,8 +9,6 @@
 #include <future>
 
 #include "server/accounts.h"
-#include "server/event.h"
-#include "server/mail_outbox.h"
 #include "store/backend.h"
 
 namespace plateau::server {
@@ -130,44 +128,6 @@ TEST(MailSignup, TheAccountAndItsAddressAreStoredTogetherOrNotAtAll) {
   const auto& row = std::get<store::PutAccount>(seen[0]).row;
   EXPECT_EQ(row.name, "alice");
   EXPECT_EQ(row.email, "alice@example.org");
-  hashing.join();
-}
-
-// Issue 15 e: once the game is over the Subject carries the page's status line, which names
-// the winner (there is no user to move).
-TEST(MailOutbox, AFinishedBoardsSubjectNamesTheWinner) {
-  TempDir dir;
-  store::Store store(dir.db());
-  store.load();
-  boost::asio::thread_pool hashing(1);
-  Accounts accounts(store, hashing, LobbyLimits{});
-  accounts.restore({{"alice", "h", 0, -1, "alice@example.org"}});
-  MailOutbox outbox(accounts, store, {"smtp://127.0.0.1:1", "plateau@plateau.test"},
-                    [](const MailSettings&, const std::string&, const std::string&) {
-                      return SmtpResult{};
-                    });
-  TableNotice n;
-  n.table_id = 7;
-  n.game = "phutball";
-  n.board = 101;
-  n.title = "Phutball Board 101";
-  n.players = {"alice", "bob"};
-  n.page = [] { return std::string("Summary of Phutball Board 101\n\nGame won by alice.\n"); };
-  Event over{"gameover", {{"text", "x"}}, "", 9};
-  store::Batch batch;
-  ASSERT_TRUE(outbox.on_table_events(n, {&over}, batch));
-  const auto& row = std::get<store::AddMail>(batch.ops()[0]).row;
-  EXPECT_NE(row.message.find("\r\nSubject: Phutball Board 101 Game won by alice\r\n"),
-            std::string::npos)
-      << row.message;
-  n.page = [] { return std::string("Summary of Phutball Board 101\n\nGame was a tie.\n"); };
-  Event tie{"gameover", {{"text", "x"}}, "", 10};
-  store::Batch batch2;
-  ASSERT_TRUE(outbox.on_table_events(n, {&tie}, batch2));
-  const auto& row2 = std::get<store::AddMail>(batch2.ops()[0]).row;
-  EXPECT_NE(row2.message.find("\r\nSubject: Phutball Board 101 Game was a tie\r\n"),
-            std::string::npos);
-  outbox.stop();
   hashing.join();
 }
 
