@@ -67,14 +67,14 @@ void Table::cmd_confirm(Tx& tx, const Command& c) {
                        std::to_string(number_) + " MOVE first");
   }
   // Played as `move BOARD MOVE#n` with the ply it was previewed for: if the board changed since
-  // (an undo, a queued move), the move is refused rather than played on another position.
+  // (an undo, a queued move), the move is refused rather than played on another position. A
+  // comment sent with confirm joins the action in on_command, as for move.
   Command m;
   m.verb = Verb::kMove;
   m.game = game_name_;
   m.board = number_;
   m.args = {it->second.move};
   m.ply_check = it->second.ply;
-  m.text = c.text;
   cmd_move(tx, m);
   submitted_.erase(to_lower(tx.caller.user));
 }
