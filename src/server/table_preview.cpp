@@ -59,7 +59,7 @@ void Table::cmd_submit(Tx& tx, const Command& c) {
                          text));
 }
 
-void Table::cmd_confirm(Tx& tx, const Command& c) {
+void Table::cmd_confirm(Tx& tx, const Command& /*c*/) {
   require_user(tx);
   auto it = submitted_.find(to_lower(tx.caller.user));
   if (it == submitted_.end()) {
