@@ -31,7 +31,8 @@ void add_store_command(CLI::App& app) {
               << "rows: accounts=" << r.accounts << " ratings=" << r.ratings
               << " counters=" << r.counters << " tables=" << r.tables << " moves=" << r.moves
               << " chat=" << r.chat << " events=" << r.events << " tokens=" << r.tokens
-              << " mail=" << r.mail << " vacations=" << r.vacations << "\n"
+              << " mail=" << r.mail << " vacations=" << r.vacations
+              << " mail_seen=" << r.mail_seen << "\n"
               << "verified: every row equal; games replayed=" << r.games_replayed
               << " (tables in set-up=" << r.games_in_setup << ")\n";
   });

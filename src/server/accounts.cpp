@@ -86,7 +86,8 @@ bool Accounts::post_hash(std::function<void()> job) {
   return true;
 }
 
-void Accounts::register_account(const std::string& name, const std::string& password, Done done) {
+void Accounts::register_account(const std::string& name, const std::string& password, Done done,
+                                const std::string& email) {
   if (!valid_user_name(name)) {
     throw CommandError("bad user name '" + name.substr(0, 30) +
                        "': 2-20 letters, digits, '_' or '-', starting with a letter");
@@ -94,8 +95,9 @@ void Accounts::register_account(const std::string& name, const std::string& pass
   if (reserved_name(to_lower(name))) throw CommandError("the name '" + name + "' is reserved");
   if (std::string why = password_policy_error(password); !why.empty()) throw CommandError(why);
   if (exists(name)) throw CommandError("the name " + name + " is taken");
-  const bool posted = post_hash([this, name, password, done] {
+  const bool posted = post_hash([this, name, password, done, email] {
     store::AccountRow row{name, "", wall_ms()};
+    row.email = email;
     try {
       row.password_hash = hash_password(password);
     } catch (const std::exception& e) {
@@ -235,6 +237,54 @@ void Accounts::set_notify(const std::string& name, const std::string& mode,
         };
       },
       "could not store the setting; it is unchanged", std::move(done));
+}
+
+void Accounts::set_password(const std::string& name, const std::string& password,
+                            std::function<void(std::string error)> done) {
+  if (std::string why = password_policy_error(password); !why.empty()) throw CommandError(why);
+  if (!exists(name)) throw CommandError("no account named " + name.substr(0, 30));
+  const bool posted = post_hash([this, name, password, done] {
+    std::string hash;
+    try {
+      hash = hash_password(password);
+    } catch (const std::exception& e) {
+      spdlog::error("accounts: hashing for {} failed: {}", name, e.what());
+      return done(kBusy);
+    }
+    try {
+      update_account(
+          name,
+          [hash](store::AccountRow& row) {
+            return [before = std::exchange(row.password_hash, hash)](store::AccountRow& r) {
+              r.password_hash = before;
+            };
+          },
+          "could not store the password; it is unchanged", done);
+    } catch (const std::exception& e) {
+      done(e.what());
+    }
+  });
+  if (!posted) done(kBusy);
+}
+
+void Accounts::close_account(const std::string& name,
+                             std::function<void(std::string error)> done) {
+  update_account(
+      name,
+      [](store::AccountRow& row) {
+        store::AccountRow before = row;
+        row.password_hash.clear();  // verify_password never accepts an empty hash (login())
+        row.email.clear();
+        row.challenge_limit = 0;
+        return [before](store::AccountRow& r) { r = before; };
+      },
+      "could not store the closing; the account is unchanged", std::move(done));
+}
+
+bool Accounts::closed(const std::string& name) const {
+  std::lock_guard lock(mutex_);
+  auto it = accounts_.find(to_lower(name));
+  return it != accounts_.end() && it->second.password_hash.empty();
 }
 
 void Accounts::update_account(const std::string& name, const Change& change,

@@ -42,8 +42,10 @@ class Accounts {
   // a bad or reserved name, a password outside the policy (password_policy_error) or a name
   // already taken; otherwise `done` runs later (hash pool or store thread): "the name X is
   // taken" if someone was quicker, "server busy..." if too many hashes wait, "could not store
-  // the account" if the store failed.
-  void register_account(const std::string& name, const std::string& password, Done done);
+  // the account" if the store failed. `email` (a mail sign-up's address, already checked by the
+  // caller; "" for none) is stored in the same row: never an account without its address.
+  void register_account(const std::string& name, const std::string& password, Done done,
+                        const std::string& email = {});
 
   // Checks `password` for account `name` (any case) on behalf of a client at `address`.
   // `done` runs exactly once: at once for a refusal by the throttle ("too many failed logins
@@ -79,6 +81,19 @@ class Accounts {
   // Sets and stores it (`mode` already checked); `done(error)` once durable, as set_email.
   void set_notify(const std::string& name, const std::string& mode,
                   std::function<void(std::string error)> done);
+  // `change password`: sets `name`'s password to `password` (checked by password_policy_error;
+  // CommandError at once if it fails) once hashed and durable; `done(error)` on the hash pool or
+  // the store's thread ("" on success, "server busy..." or "could not store the password; it is
+  // unchanged"). The caller has checked the old one (login()).
+  void set_password(const std::string& name, const std::string& password,
+                    std::function<void(std::string error)> done);
+  // `signoff`: closes account `name`: no password can log in any more (the hash is emptied), no
+  // mail goes to it, it accepts no challenge; the name stays taken, so that the records of its
+  // finished games keep naming it and nobody else can become it. `done(error)` once durable.
+  // Throws CommandError if there is no such account.
+  void close_account(const std::string& name, std::function<void(std::string error)> done);
+  // True for an account closed by close_account().
+  bool closed(const std::string& name) const;
 
   // The registered spelling of `name` (any case), or "" if there is no such account.
   std::string canonical(const std::string& name) const;

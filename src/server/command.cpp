@@ -67,6 +67,14 @@ constexpr std::array kWords = {
     VerbWord{"resync", Verb::kResync},
     VerbWord{"notify", Verb::kNotify},
     VerbWord{"vacation", Verb::kVacation},
+    VerbWord{"history", Verb::kHistory},
+    VerbWord{"change", Verb::kChange},
+    VerbWord{"signoff", Verb::kSignoff},
+    VerbWord{"subscribe", Verb::kSubscribe},
+    VerbWord{"unsubscribe", Verb::kUnsubscribe},
+    VerbWord{"preview", Verb::kPreview},
+    VerbWord{"submit", Verb::kSubmit},
+    VerbWord{"confirm", Verb::kConfirm},
 };
 
 std::optional<Verb> find_verb(std::string_view word) {
@@ -103,6 +111,15 @@ bool takes_game_word(Verb v) {
     case Verb::kHelp:
     case Verb::kOpen:
     case Verb::kTable:
+    case Verb::kLimit:
+    case Verb::kHistory:
+    case Verb::kChange:
+    case Verb::kSignoff:
+    case Verb::kSubscribe:
+    case Verb::kUnsubscribe:
+    case Verb::kPreview:
+    case Verb::kSubmit:
+    case Verb::kConfirm:
       return true;
     default:
       return false;
@@ -256,8 +273,8 @@ std::optional<Command> parse_command(std::string_view line) {
   }
 
   // Secrets are taken verbatim: a resume token (base64url) or a password may begin with '-'.
-  const bool verbatim =
-      c.verb == Verb::kRegister || c.verb == Verb::kLogin || c.verb == Verb::kResume;
+  const bool verbatim = c.verb == Verb::kRegister || c.verb == Verb::kLogin ||
+                        c.verb == Verb::kResume || c.verb == Verb::kChange;
   for (std::size_t i = next; i < tokens.size(); ++i) {
     std::string_view t = tokens[i].text;
     if (verbatim) {
@@ -267,7 +284,7 @@ std::optional<Command> parse_command(std::string_view line) {
       if (!is_word(flag)) throw CommandError("bad option word '" + std::string(t) + "'");
       c.flags.push_back(flag);
     } else if (t.size() > 1 && t[0] == '-' && !std::isdigit(static_cast<unsigned char>(t[1])) &&
-               c.verb != Verb::kMove && c.verb != Verb::kQueue) {
+               c.verb != Verb::kMove && c.verb != Verb::kQueue && c.verb != Verb::kSubmit) {
       std::size_t eq = t.find('=');
       if (eq == std::string_view::npos || eq == 1 || eq + 1 == t.size()) {
         throw CommandError("bad parameter '" + std::string(t) + "': expected -name=value");
@@ -455,12 +472,75 @@ std::optional<Command> parse_command(std::string_view line) {
       require_number(c.args[1], "seq");
       c.args.erase(c.args.begin());
       break;
+    case Verb::kHistory:
+      expect_args(c, 0, 1, "history [USER]");
+      if (!c.args.empty() && c.args[0].size() > 40) throw CommandError("user name too long");
+      break;
+    case Verb::kChange: {
+      const std::string usage = "change password OLD NEW | change address ADDRESS";
+      if (c.args.empty()) throw CommandError("usage: " + usage);
+      c.args[0] = to_lower(c.args[0]);
+      if (c.args[0] == "password") {
+        expect_args(c, 3, 3, "change password OLD NEW");
+      } else if (c.args[0] == "address") {
+        expect_args(c, 2, 2, "change address ADDRESS");
+      } else {
+        throw CommandError("usage: " + usage);
+      }
+      break;
+    }
+    case Verb::kSignoff:
+      expect_args(c, 0, 0, "signoff");
+      break;
+    case Verb::kSubscribe:
+    case Verb::kConfirm:
+      take_board(c);
+      expect_args(c, 0, 0, std::string(verb_name(c.verb)) + " BOARD");
+      if (!c.board) throw CommandError("usage: " + std::string(verb_name(c.verb)) + " BOARD");
+      break;
+    case Verb::kUnsubscribe:
+      take_board(c);
+      if (c.board) {
+        expect_args(c, 0, 0, "unsubscribe BOARD | unsubscribe all");
+      } else {
+        expect_args(c, 1, 1, "unsubscribe BOARD | unsubscribe all");
+        c.args[0] = to_lower(c.args[0]);
+        if (c.args[0] != "all") throw CommandError("usage: unsubscribe BOARD | unsubscribe all");
+      }
+      break;
+    case Verb::kPreview: {
+      const std::string usage = "preview BOARD MOVE... | preview new 2 [-NAME=VALUE ...] MOVE...";
+      if (!c.args.empty() && to_lower(c.args[0]) == "new") {
+        if (c.args.size() < 2 || !parse_number(c.args[1])) throw CommandError("usage: " + usage);
+        c.args[0] = "new";
+      } else {
+        take_board(c);
+        if (!c.board || c.args.empty()) throw CommandError("usage: " + usage);
+        if (!c.params.empty() || !c.flags.empty()) {
+          throw CommandError("preview BOARD takes no -name=value parameters (only preview new)");
+        }
+      }
+      const std::size_t moves = c.args.size() - (c.args[0] == "new" ? 2 : 0);
+      if (moves > kMaxPreviewMoves) {
+        throw CommandError("too many moves: a preview replays at most " +
+                           std::to_string(kMaxPreviewMoves));
+      }
+      break;
+    }
+    case Verb::kSubmit: {
+      take_board(c);
+      expect_args(c, 1, 1, "submit BOARD MOVE[#n]");
+      if (!c.board) throw CommandError("usage: submit BOARD MOVE[#n]");
+      c.ply_check.reset();
+      c.args = {split_ply(c.args[0], c.ply_check)};
+      break;
+    }
     case Verb::kSay:
     case Verb::kChat:
       break;
   }
   if (c.verb != Verb::kChallenge && c.verb != Verb::kOption && c.verb != Verb::kOpen &&
-      (!c.params.empty() || !c.flags.empty())) {
+      c.verb != Verb::kPreview && (!c.params.empty() || !c.flags.empty())) {
     throw CommandError(std::string(verb_name(c.verb)) + " takes no -name=value parameters");
   }
   return c;
@@ -506,11 +586,34 @@ const std::vector<std::pair<std::string, std::string>>& command_help() {
       {"chat [BOARD] TEXT", "add a comment to a board"},
       {"steps [BOARD] [STEP ...]", "the legal next steps after STEPs (and the move they make)"},
       {"resync [GAME] BOARD SEQ", "the board's events after SEQ, then watch it"},
+      {"preview BOARD MOVE ...", "the board after MOVEs, without playing them"},
+      {"preview new 2 [-NAME=VALUE ...] MOVE ...", "a new board after MOVEs (e.g. -handicap=2)"},
+      {"submit BOARD MOVE[#n] | confirm BOARD", "preview a move | play the move submitted"},
+      {"history [USER]", "finished games (yours, or USER's)"},
+      {"subscribe BOARD | unsubscribe BOARD|all", "get a board's pages by mail | stop"},
+      {"change password OLD NEW", "a new password"},
+      {"change address ADDRESS", "where your mail goes"},
+      {"signoff", "close your account (finished games keep your name)"},
   };
   return kHelp;
 }
 
 std::optional<Verb> verb_of_word(std::string_view word) { return find_verb(word); }
 bool verb_takes_game_word(Verb verb) { return takes_game_word(verb); }
+
+bool takes_comment(Verb verb) {
+  switch (verb) {
+    case Verb::kMove:
+    case Verb::kResign:
+    case Verb::kPropose:
+    case Verb::kAccept:
+    case Verb::kReject:
+    case Verb::kUndo:
+    case Verb::kConfirm:
+      return true;
+    default:
+      return false;
+  }
+}
 
 }  // namespace plateau::server

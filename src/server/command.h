@@ -13,6 +13,8 @@ namespace plateau::server {
 
 // Longest accepted command line in bytes, without the line end (text transport bound).
 inline constexpr std::size_t kMaxLineBytes = 4096;
+// Most moves one `preview` replays.
+inline constexpr std::size_t kMaxPreviewMoves = 400;
 
 // A line that is not a command; the message says what is wrong and what is expected.
 class CommandError : public std::runtime_error {
@@ -67,6 +69,16 @@ enum class Verb {
   // lower-case) and vacation [DAYS|off] (args: the word)
   kNotify,
   kVacation,
+  // pbmserv's rest (issue 15 item 2; specs/phutball.md §10.2, §10.4, §10.5)
+  kHistory,      // history [USER]: finished games (args: {USER} or none)
+  kChange,       // change password OLD NEW | change address ADDRESS (args[0] lower-case)
+  kSignoff,      // signoff: close the logged-in account
+  kSubscribe,    // subscribe BOARD: its pages by mail
+  kUnsubscribe,  // unsubscribe BOARD | unsubscribe all (args: {"all"})
+  kPreview,      // preview BOARD MOVE... | preview new N [-NAME=VALUE ...] MOVE... (args: moves;
+                 // `new`: args[0] "new", args[1] N)
+  kSubmit,       // submit BOARD MOVE[#n]: a preview that confirm then plays
+  kConfirm,      // confirm BOARD: plays the move submitted
 };
 
 // Canonical word of a verb ("challenge", "join", ...).
@@ -80,7 +92,9 @@ struct Command {
   std::vector<std::string> args;  // remaining positional words, as typed
   std::vector<std::pair<std::string, std::string>> params;  // -name=value (and /option pairs)
   std::vector<std::string> flags;                           // --name
-  std::string text;  // free text of say/chat (rest of the line, verbatim)
+  // Free text of say/chat (rest of the line, verbatim); for a verb that takes_comment(), the
+  // comment a transport sends with it (a mail's body), added to the board in the same action.
+  std::string text;
 };
 
 // Parses one line (without its line end). Returns nullopt for a blank line. Throws CommandError
@@ -93,6 +107,9 @@ std::optional<Command> parse_command(std::string_view line);
 // For a transport that rewrites its lines before parsing them (mail: inline credentials).
 std::optional<Verb> verb_of_word(std::string_view word);
 bool verb_takes_game_word(Verb verb);
+// True for the verbs a mail's body goes with as a comment (pbmserv: "<userid> writes: ..."):
+// move, resign, propose, accept, reject, undo, confirm.
+bool takes_comment(Verb verb);
 
 // One line per command for `help` (usage and meaning).
 const std::vector<std::pair<std::string, std::string>>& command_help();

@@ -37,6 +37,11 @@ struct SessionLimits {
 };
 
 // Per account, per address, per table.
+// `subscribe` (issue 15 item 2): accounts subscribed to one board, and boards one account
+// subscribes to, at most.
+inline constexpr std::size_t kMaxSubscribersPerBoard = 50;
+inline constexpr std::size_t kMaxSubscriptionsPerUser = 30;
+
 struct LobbyLimits {
   // Tables in set-up or playing that one account created or was challenged into by
   // someone else's command; more are refused. --max-tables-per-user, --max-tables-per-guest

@@ -14,6 +14,7 @@
 #include "core/registry.h"
 #include "core/text.h"
 #include "server/lobby_ctx.h"
+#include "server/mail_command.h"
 #include "server/password.h"
 #include "server/table_access.h"
 
@@ -54,6 +55,7 @@ void Lobby::restore() {
   std::size_t skipped = 0;
   accounts_.restore(snap.accounts);
   unsent_mail_ = std::move(snap.outbox);
+  seen_mail_ = std::move(snap.mail_seen);
   ratings_.restore(snap.ratings);
   {
     std::lock_guard lock(mutex_);
@@ -153,10 +155,29 @@ LobbyStats Lobby::stats() const {
 }
 
 void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view line,
-                   std::function<void()> done) {
+                   std::function<void()> done, const std::string& comment) {
   Ctx ctx{client, std::move(done)};
   try {
-    std::optional<Command> c = parse_command(line);
+    std::optional<Command> c;
+    try {
+      c = parse_command(line);
+    } catch (const CommandError&) {
+      // pbmserv's form with the credentials inline, typed on a text transport (issue 15 item 2):
+      // a login, then the command. Only lines that are no command as they are.
+      // The rewritten line must be a command and the user a possible name: otherwise the
+      // line's own error says more than "wrong name or password".
+      const MailCommand m = rewrite_subject(line);
+      if (m.kind != MailCommand::Kind::kCredentials || m.chat || !valid_user_name(m.user)) throw;
+      bool parses = true;
+      try {
+        parse_command(m.line);
+      } catch (const CommandError&) {
+        parses = false;
+      }
+      if (!parses) throw;
+      return login_and_run(ctx, m);
+    }
+    if (c && !comment.empty() && takes_comment(c->verb)) c->text = comment;
     if (c) dispatch(ctx, *c);
   } catch (const CommandError& e) {
     ctx.reply(error_event(e.what()));
@@ -222,6 +243,18 @@ void Lobby::dispatch(Ctx& ctx, Command& c) {
       return cmd_notify(ctx, c);
     case Verb::kVacation:
       return cmd_vacation(ctx, c);
+    case Verb::kHistory:
+      return cmd_history(ctx, c);
+    case Verb::kChange:
+      return cmd_change(ctx, c);
+    case Verb::kSignoff:
+      return cmd_signoff(ctx);
+    case Verb::kSubscribe:
+    case Verb::kUnsubscribe:
+      return cmd_subscribe(ctx, c);
+    case Verb::kPreview:
+      if (!c.args.empty() && c.args[0] == "new") return cmd_preview_new(ctx, c);
+      return to_table(ctx, c);
     default:
       return to_table(ctx, c);
   }

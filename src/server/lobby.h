@@ -50,6 +50,8 @@ struct LobbyStats {
   std::size_t accounts = 0;
 };
 
+struct MailCommand;
+
 class Lobby : public TableServices {
  public:
   // `workers` run the CPU players; `hashing` (a separate, small pool) the password hashes, so
@@ -72,9 +74,11 @@ class Lobby : public TableServices {
   void stop();
 
   // Handles one command line of `client`; `done` runs once every reply is queued. Call from the
-  // client's strand, one line at a time.
+  // client's strand, one line at a time. `comment` (a mail's body as one chat line; "" for none)
+  // goes with a move, a resignation or a draw/undo request or answer: the table adds it in the
+  // same action, so that the players hear of both at once (one mail, not two: issue 15 d).
   void handle(const std::shared_ptr<Client>& client, std::string_view line,
-              std::function<void()> done);
+              std::function<void()> done, const std::string& comment = {});
   void connected(const std::shared_ptr<Client>& client);
   void disconnected(const std::shared_ptr<Client>& client);
 
@@ -130,11 +134,19 @@ class Lobby : public TableServices {
   // signup, which logs in as the text port's does; a mail's other commands log in without a
   // token): else each would push one of the user's real tokens out, max_tokens_per_user.
   void revoke_token(const std::string& selector) { tokens_.revoke(selector); }
+  // Why an address cannot be an account's ("" when it can): the mail service's checks
+  // (mail_message.h signup_address_problem), for `change address`. Without one (no mail
+  // service) `change address` is refused. Call before commands arrive.
+  void set_address_check(std::function<std::string(const std::string&)> check) {
+    address_check_ = std::move(check);
+  }
   // The mail renderer the tables use from now on (null: none). Call before mail can arrive.
   void set_mailer(TableMailer* mailer) { mailer_ = mailer; }
   TableMailer* mailer() override { return mailer_; }
   // The outbox as restore() read it (unsent mail), handed over once.
   std::vector<store::MailRow> take_unsent_mail() { return std::exchange(unsent_mail_, {}); }
+  // The inbound mail already run (mail_dedup.h) as restore() read it, handed over once.
+  std::vector<store::MailSeenRow> take_seen_mail() { return std::exchange(seen_mail_, {}); }
   LobbyStats stats() const;
 
   // One command in flight (lobby_ctx.h).
@@ -157,6 +169,16 @@ class Lobby : public TableServices {
   void cmd_vacation(Ctx& ctx, const Command& c);
   void arm_correspondence_tick();
   void send_digests();
+  // lobby_account.cpp (issue 15 item 2: pbmserv's account and listing commands)
+  void cmd_history(Ctx& ctx, const Command& c);
+  void cmd_change(Ctx& ctx, const Command& c);
+  void cmd_signoff(Ctx& ctx);
+  void cmd_preview_new(Ctx& ctx, const Command& c);
+  // subscribe BOARD (bounded per user), unsubscribe BOARD | all (every board's table in turn).
+  void cmd_subscribe(Ctx& ctx, Command& c);
+  // A line with inline credentials (mail_command.h) on a text transport: logs the connection in
+  // as its user (as `login`, the same back-off; without a resume token), then runs the line.
+  void login_and_run(Ctx& ctx, const MailCommand& m);
   // The callback that ends a register/login/guest command: issues a resume token, then on the
   // client's strand sets the identity (unless the client is gone), logs `what` ("login", ...)
   // and answers with `text` ("{}" = the name) and the token, or answers the error.
@@ -203,6 +225,8 @@ class Lobby : public TableServices {
   std::atomic<bool> digest_busy_{false};      // a day's digests are being written
   std::atomic<TableMailer*> mailer_{nullptr};
   std::vector<store::MailRow> unsent_mail_;
+  std::vector<store::MailSeenRow> seen_mail_;
+  std::function<std::string(const std::string&)> address_check_;
 
   mutable std::mutex mutex_;  // skipped_
   std::vector<SkippedTable> skipped_;

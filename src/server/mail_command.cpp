@@ -1,10 +1,10 @@
-// rewrite_subject and comment_line (mail_session.h): a Subject with inline credentials as a
-// command line of the text transport. Only the words are moved; parse_command judges the line.
+// rewrite_subject, comment_line and mail_help (mail_command.h): a Subject with inline
+// credentials as a command line of the text transport. Only the words are moved.
 #include <algorithm>
 
 #include "core/text.h"
 #include "server/command.h"
-#include "server/mail_session.h"
+#include "server/mail_command.h"
 
 namespace plateau::server {
 
@@ -33,10 +33,19 @@ bool needs_credentials(Verb v) {
     case Verb::kReject:
     case Verb::kUndo:
     case Verb::kChat:
+    case Verb::kSubmit:
+    case Verb::kConfirm:
+    case Verb::kSubscribe:
+    case Verb::kUnsubscribe:
       return true;
     default:
       return false;
   }
+}
+
+// Commands of an account rather than a board: `[GAME] VERB [SUB] USERID PASSWORD [REST ...]`.
+bool account_command(Verb v) {
+  return v == Verb::kLimit || v == Verb::kChange || v == Verb::kSignoff;
 }
 
 std::string joined(const std::vector<std::string_view>& words, std::size_t from) {
@@ -112,6 +121,35 @@ MailCommand rewrite_subject(std::string_view subject) {
     c.user = std::string(w[at + 1]);
     c.password = std::string(w[at + 2]);
     c.line = word + (w.size() == at + 4 ? " " + std::string(w[at + 3]) : std::string());
+    c.subject = "Plateau: " + word;
+    return c;
+  }
+  // limit USERID PASSWORD N, change password USERID OLD NEW, change address USERID PASSWORD
+  // ADDRESS, signoff USERID PASSWORD, unsubscribe all USERID PASSWORD.
+  const bool all = *verb == Verb::kUnsubscribe && w.size() > at + 1 && to_lower(w[at + 1]) == "all";
+  if (account_command(*verb) || all) {
+    std::size_t u = at + 1;  // the user's word
+    std::string sub;
+    if (*verb == Verb::kChange || all) {
+      if (w.size() > at + 1) sub = to_lower(w[at + 1]);
+      u = at + 2;
+    }
+    if (w.size() < u + 2) {
+      if (*verb == Verb::kLimit) return error("usage: limit USERID PASSWORD N|accept|reject");
+      if (*verb == Verb::kSignoff) return error("usage: signoff USERID PASSWORD");
+      if (all) return error("usage: unsubscribe all USERID PASSWORD");
+      return error(
+          "usage: change password USERID OLD NEW | change address USERID PASSWORD ADDRESS");
+    }
+    c.kind = MailCommand::Kind::kCredentials;
+    c.user = std::string(w[u]);
+    c.password = std::string(w[u + 1]);
+    c.line = (c.game.empty() ? std::string() : c.game + " ") + std::string(w[at]);
+    if (!sub.empty()) c.line += " " + sub;
+    c.subject = "Plateau: " + to_lower(w[at]) + (sub.empty() ? "" : " " + sub);
+    if (sub == "password") c.line += " " + c.password;  // change password OLD NEW
+    const std::string rest = joined(w, u + 2);
+    if (!rest.empty()) c.line += " " + rest;
     return c;
   }
   if (!needs_credentials(*verb)) {
@@ -125,7 +163,9 @@ MailCommand rewrite_subject(std::string_view subject) {
   if (w.size() < at + 4 || !board_number(w[at + 1])) {
     return error("usage: " + (c.game.empty() ? std::string() : c.game + " ") + to_lower(verb_word) +
                  " BOARD USERID PASSWORD" +
-                 (*verb == Verb::kMove || *verb == Verb::kQueue ? " MOVE[#n]" : ""));
+                 (*verb == Verb::kMove || *verb == Verb::kQueue || *verb == Verb::kSubmit
+                      ? " MOVE[#n]"
+                      : ""));
   }
   c.kind = MailCommand::Kind::kCredentials;
   c.board = board_number(w[at + 1]);
@@ -157,6 +197,26 @@ std::string comment_line(std::string_view body) {
     out.resize(n);
   }
   return out;
+}
+
+const std::string& mail_help() {
+  static const std::string kText =
+      "By mail the Subject is one command. Commands that act for you carry your USERID and\n"
+      "PASSWORD after the board number (or after the command's words); the body is a comment.\n"
+      "  signup USERID PASSWORD [ADDRESS]\n"
+      "  phutball challenge [-handicap=N] USERID1 USERID2\n"
+      "  phutball move BOARD USERID PASSWORD MOVE[#n]   (also propose|accept|reject|undo|resign)\n"
+      "  phutball queue BOARD USERID PASSWORD MOVE[#n]\n"
+      "  phutball chat BOARD USERID PASSWORD\n"
+      "  phutball submit BOARD USERID PASSWORD MOVE[#n], then phutball confirm BOARD USERID "
+      "PASSWORD\n"
+      "  phutball preview BOARD MOVE ...  |  phutball preview new 2 [-handicap=N] MOVE ...\n"
+      "  phutball show BOARD[#n]  |  phutball history USERID  |  standings phutball\n"
+      "  phutball subscribe BOARD USERID PASSWORD  |  unsubscribe BOARD|all USERID PASSWORD\n"
+      "  limit USERID PASSWORD N|accept|reject\n"
+      "  change password USERID OLD NEW  |  change address USERID PASSWORD ADDRESS\n"
+      "  signoff USERID PASSWORD\n";
+  return kText;
 }
 
 }  // namespace plateau::server

@@ -2,6 +2,7 @@
 
 #include <gmime/gmime.h>
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
 
@@ -283,6 +284,21 @@ std::string signup_address_problem(std::string_view address, std::string_view ow
   if (domain == "localhost" || domain.ends_with(".localhost")) return "a local address";
   if (to_lower(address) == to_lower(own)) return "the server's own address";
   return {};
+}
+
+std::string encode_header_text(std::string_view text) {
+  const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u >= 0x20 && u < 0x7f;
+  });
+  if (plain) return std::string(text);
+  init_gmime();
+  const std::string clean = sanitize_utf8(text);
+  char* encoded = g_mime_utils_header_encode_text(nullptr, clean.c_str(), "utf-8");
+  if (!encoded) return "?";
+  std::string out(encoded);
+  g_free(encoded);
+  return out;
 }
 
 }  // namespace plateau::server

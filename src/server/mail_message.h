@@ -64,6 +64,12 @@ std::string reply_references(std::string_view references, std::string_view messa
 // must not be `own` (the server's --mail-from, compared without case: a loop).
 std::string signup_address_problem(std::string_view address, std::string_view own);
 
+// A header's text for an outbound mail (issue 15 b: a Subject holds users' words): printable
+// ASCII is kept as it is; anything else is encoded by GMime as RFC 2047 encoded words
+// (`=?UTF-8?b?...?=`, each at most 75 bytes, separated by spaces so that a header folds between
+// them). `text` is UTF-8 (invalid bytes become U+FFFD first). Never throws.
+std::string encode_header_text(std::string_view text);
+
 // `text` with every byte sequence that is not well-formed UTF-8 replaced by U+FFFD.
 std::string sanitize_utf8(std::string_view text);
 

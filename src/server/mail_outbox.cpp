@@ -12,6 +12,7 @@
 #include "core/text.h"
 #include "server/event.h"
 #include "server/notifier.h"
+#include "server/mail_message.h"
 #include "server/rate_limited_log.h"
 
 namespace plateau::server {
@@ -110,6 +111,21 @@ Summary summarize(const std::vector<const Event*>& events) {
   return s;
 }
 
+// What follows the board in a Subject: the user to move; once the game is over, the page's
+// own status line (specs/phutball.md §9.2: `Game won by alice`, `Game was a tie`), so that the
+// last mail names the winner (issue 15 e). "" for neither (a board in set-up).
+std::string subject_user(const TableNotice& notice) {
+  if (!notice.next_user.empty()) return notice.next_user;
+  const std::string page = notice.page();
+  const auto lines = split(page, '\n');
+  if (lines.size() > 2 && lines[2].substr(0, 5) == "Game ") {
+    std::string_view status = lines[2];
+    if (!status.empty() && status.back() == '.') status.remove_suffix(1);
+    return std::string(status);
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string MailSettings::domain() const {
@@ -121,7 +137,7 @@ std::string compose_mail(const MailDraft& d, const std::string& from, std::int64
   std::string m;
   m += "From: Plateau <" + header_value(from) + ">\r\n";
   m += "To: <" + header_value(d.to) + ">\r\n";
-  m += folded_header("Subject", d.subject);
+  m += folded_header("Subject", encode_header_text(header_value(d.subject)));
   m += "Date: " + rfc5322_date(now_ms) + "\r\n";
   m += "Message-ID: <" + header_value(d.message_id) + ">\r\n";
   if (!d.in_reply_to.empty()) m += "In-Reply-To: <" + header_value(d.in_reply_to) + ">\r\n";
@@ -229,7 +245,7 @@ std::function<void()> MailOutbox::on_table_events(const TableNotice& notice,
   const std::vector<std::string> to =
       recipients(notice, action_facts(events),
                  [this](const std::string& user) { return accounts_.notify_of(user); });
-  if (to.empty()) return nullptr;
+  if (to.empty() && notice.subscribers.empty()) return nullptr;
   MailDraft d;
   const std::string root = board_root(notice);
   const bool nag = !notice.nag_user.empty();
@@ -237,8 +253,8 @@ std::function<void()> MailOutbox::on_table_events(const TableNotice& notice,
     d.subject = "New " + notice.title;
     d.message_id = root;
   } else {
-    d.subject = (nag ? "Reminder: " : "") + notice.title +
-                (notice.next_user.empty() ? "" : " " + notice.next_user) +
+    const std::string who = subject_user(notice);
+    d.subject = (nag ? "Reminder: " : "") + notice.title + (who.empty() ? "" : " " + who) +
                 (s.comment && !nag ? " **" : "");
     d.message_id = notice.game + "." + std::to_string(notice.board) + "." +
                    std::to_string(s.last_seq) + "." + std::to_string(notice.table_id) + "@" +
@@ -257,7 +273,11 @@ std::function<void()> MailOutbox::on_table_events(const TableNotice& notice,
   std::vector<store::MailRow> rows;
   std::set<std::string> seen;
   const std::int64_t now = wall_ms();
-  for (const auto& player : to) {
+  // Subscribers (subscribe BOARD) get every page as a mail board's players do; a nag is the
+  // nagged player's alone.
+  std::vector<std::string> all = to;
+  if (!nag) all.insert(all.end(), notice.subscribers.begin(), notice.subscribers.end());
+  for (const auto& player : all) {
     const std::string address = accounts_.email_of(player);
     if (address.empty() || !seen.insert(to_lower(player)).second) continue;
     if (!admit(address)) continue;

@@ -4,6 +4,7 @@
 
 #include "core/text.h"
 #include "server/lobby.h"
+#include "server/mail_dedup.h"
 #include "server/mail_message.h"
 #include "server/mail_outbox.h"
 #include "server/mail_session.h"
@@ -16,15 +17,20 @@ class MailService : public ExtraListener {
  public:
   MailService(const ServerContext& ctx, const MailOptions& options)
       : lobby_(ctx.lobby),
-        outbox_(ctx.lobby.accounts(), ctx.lobby.store(), {options.smtp_url, options.mail_from}) {
+        outbox_(ctx.lobby.accounts(), ctx.lobby.store(), {options.smtp_url, options.mail_from}),
+        dedup_(ctx.lobby.store()) {
     lobby_.set_mailer(&outbox_);
+    lobby_.set_address_check([from = options.mail_from](const std::string& address) {
+      return signup_address_problem(address, from);
+    });
     if (!options.smtp_url.empty()) {
       outbox_.start(lobby_.take_unsent_mail());
     } else {
       spdlog::warn("mail: no --smtp: no mail is sent (none is kept either)");
     }
     if (options.lmtp_port != 0) {
-      intake_ = std::make_shared<MailIntake>(ctx.io, ctx.lobby, outbox_);
+      dedup_.restore(lobby_.take_seen_mail(), Lobby::now_ms());
+      intake_ = std::make_shared<MailIntake>(ctx.io, ctx.lobby, outbox_, dedup_);
       try {
         listener_ = std::make_shared<LmtpListener>(
             ctx.io,
@@ -54,6 +60,7 @@ class MailService : public ExtraListener {
  private:
   Lobby& lobby_;
   MailOutbox outbox_;
+  MailDedup dedup_;
   std::shared_ptr<MailIntake> intake_;
   std::shared_ptr<LmtpListener> listener_;
 };

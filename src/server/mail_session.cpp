@@ -10,6 +10,7 @@
 #include "core/text.h"
 #include "server/event.h"
 #include "server/lobby.h"
+#include "server/mail_dedup.h"
 #include "server/mail_message.h"
 #include "server/mail_outbox.h"
 #include "server/render.h"
@@ -64,12 +65,14 @@ bool told_the_table(const std::vector<Event>& events) {
   return false;
 }
 
-// Refusals that pass: the mail server should try again later rather than bounce.
+// Refusals that pass: the mail server should try again later rather than bounce. A login
+// back-off is not one of them (issue 15 g): held mail would be retried for days, and anyone
+// could keep a user's mail waiting by sending wrong passwords; it gets an error mail ("too many
+// failed logins for NAME; try again in N s") and 250, and the throttle still bounds guessing.
 bool temporary(const std::string& why) {
   return why.find("could not be saved") != std::string::npos ||
          why.find("could not store") != std::string::npos ||
          why.find("server busy") != std::string::npos ||
-         why.find("too many failed logins") != std::string::npos ||
          why.find("unavailable until the server restarts") != std::string::npos;
 }
 
@@ -113,34 +116,39 @@ class Run : public std::enable_shared_from_this<Run> {
   }
 
   // Runs one text command line as the mail's client; `next` gets its answers, on the strand.
-  void exec(const std::string& line, Next next) {
+  // `comment` goes with the command into the same table action (Lobby::handle).
+  void exec(const std::string& line, Next next, const std::string& comment = {}) {
     client_->take();
     auto self = shared_from_this();
-    lobby_.handle(client_, line, [self, next = std::move(next)] {
-      boost::asio::post(self->strand_, [self, next] { next(self->client_->take()); });
-    });
+    lobby_.handle(
+        client_, line,
+        [self, next = std::move(next)] {
+          boost::asio::post(self->strand_, [self, next] { next(self->client_->take()); });
+        },
+        comment);
   }
 
+  // The account and its address are one row, stored at once (issue 15 f): a store failure
+  // leaves no account behind. No login happens: a mail never holds a resume token.
   void signup() {
     std::string address = cmd_.address.empty() ? mail_.sender() : cmd_.address;
     if (auto why = signup_address_problem(address, outbox_.settings().from); !why.empty())
       return fail("not a usable address: " + std::string(utf8_prefix(address, 80)) + " (" + why +
                   ")");
-    exec(cmd_.line, [self = shared_from_this(), address](std::vector<Event> r) {
-      if (auto e = error_of(r); !e.empty()) return self->fail(e);
-      try {
-        self->lobby_.accounts().set_email(self->cmd_.user, address, [self, address](std::string e) {
-          boost::asio::post(self->strand_, [self, address, e] {
-            if (!e.empty()) return self->fail(e);
-            self->reply("Plateau Signup " + self->cmd_.user,
-                        "Welcome, " + self->cmd_.user +
-                            ". Your account is created; its mail goes to " + address + ".\n");
-          });
-        });
-      } catch (const std::exception& x) {
-        self->fail(x.what());
-      }
-    });
+    auto self = shared_from_this();
+    auto done = [self, address](std::string user, std::string error) {
+      boost::asio::post(self->strand_, [self, address, user, error] {
+        if (!error.empty()) return self->fail(error);
+        self->reply("Plateau Signup " + user,
+                    "Welcome, " + user + ". Your account is created; its mail goes to " +
+                        address + ".\n");
+      });
+    };
+    try {
+      lobby_.accounts().register_account(cmd_.user, cmd_.password, done, address);
+    } catch (const std::exception& x) {
+      fail(x.what());
+    }
   }
 
   void challenge() {
@@ -187,21 +195,23 @@ class Run : public std::enable_shared_from_this<Run> {
     }
   }
 
+  // The body goes with the command as its comment: the table adds it in the same action, so
+  // that each player gets one mail (the page with the comment, Subject with ` **`).
   void after_login(const std::string& line, const std::string& comment) {
-    exec(line, [self = shared_from_this(), comment](std::vector<Event> r2) {
-      if (auto e = error_of(r2); !e.empty()) return self->fail(e);
-      if (!told_the_table(r2)) {
-        // Nobody else heard of it (a queued move or resignation): answer the sender.
-        std::string body;
-        for (const auto& e : r2) body += render_text(e);
-        const std::string title = self->board_title();
-        return self->reply(title.empty() ? "Plateau: " + self->cmd_.line : title, body);
-      }
-      if (!self->cmd_.takes_comment || comment.empty()) return self->succeed();
-      const std::string chat = (self->cmd_.game.empty() ? "" : self->cmd_.game + " ") + "chat " +
-                               std::to_string(*self->cmd_.board) + " " + comment;
-      self->exec(chat, [self](std::vector<Event>) { self->succeed(); });
-    });
+    exec(
+        line,
+        [self = shared_from_this()](std::vector<Event> r2) {
+          if (auto e = error_of(r2); !e.empty()) return self->fail(e);
+          if (!told_the_table(r2)) {
+            // Nobody else heard of it (a queued move or resignation): answer the sender.
+            std::string body;
+            for (const auto& e : r2) body += render_text(e);
+            const std::string title = self->board_title();
+            return self->reply(!title.empty() ? title : !self->cmd_.subject.empty() ? self->cmd_.subject : "Plateau", body);
+          }
+          self->succeed();
+        },
+        cmd_.takes_comment ? comment : std::string());
   }
 
   void plain() {
@@ -209,6 +219,7 @@ class Run : public std::enable_shared_from_this<Run> {
       if (auto e = error_of(r); !e.empty()) return self->fail(e);
       std::string body;
       for (const auto& e : r) body += render_text(e);
+      if (to_lower(self->cmd_.line) == "help") body += "\n" + mail_help();
       const std::string title = self->board_title();
       self->reply(
           title.empty() ? "Plateau: " + std::string(utf8_prefix(self->mail_.subject, 80)) : title,
@@ -231,9 +242,12 @@ class Run : public std::enable_shared_from_this<Run> {
     if (temporary(why)) return finish({451, "4.3.0 " + why.substr(0, 200)});
     const std::string title = board_title();
     if (title.empty()) return error_mail(why, "Plateau Error", "");
+    // The board is named in the Subject only when the sender may see it (as the user the mail
+    // logged in as, or as nobody): a private board's number must not leak (issue 15 c).
     const std::string game = title.substr(0, title.find(' '));
     exec(to_lower(game) + " show " + std::to_string(*cmd_.board),
          [self = shared_from_this(), why, title](std::vector<Event> r) {
+           if (!error_of(r).empty()) return self->error_mail(why, "Plateau Error", "");
            std::string page;
            for (const auto& e : r) page += e.page;
            self->error_mail(why, title + " Error", page);
@@ -299,8 +313,9 @@ class Run : public std::enable_shared_from_this<Run> {
 
 }  // namespace
 
-MailIntake::MailIntake(boost::asio::io_context& io, Lobby& lobby, MailOutbox& outbox)
-    : io_(io), lobby_(lobby), outbox_(outbox) {}
+MailIntake::MailIntake(boost::asio::io_context& io, Lobby& lobby, MailOutbox& outbox,
+                       MailDedup& dedup)
+    : io_(io), lobby_(lobby), outbox_(outbox), dedup_(dedup) {}
 
 void MailIntake::deliver(std::string message, std::string envelope_from,
                          std::function<void(LmtpReply)> done) {
@@ -319,7 +334,32 @@ void MailIntake::deliver(std::string message, std::string envelope_from,
     spdlog::info("mail: dropped (no usable envelope sender address)");
     return done({250, "2.0.0 dropped: no sender address to answer"});
   }
-  std::make_shared<Run>(io_, lobby_, outbox_, std::move(message), std::move(*mail), std::move(done))
+  // A redelivery (our 250 was lost) must not run the command again (issue 15 a).
+  const std::string sender = mail->return_path;
+  const std::string id = mail->message_id;
+  switch (dedup_.claim(sender, id)) {
+    case MailDedup::Claim::kDone:
+      spdlog::info("mail from {}: <{}> was already run; not again", sender, id);
+      return done({250, "2.0.0 already done"});
+    case MailDedup::Claim::kRunning:
+      return done({451, "4.3.0 this message is being run; try again later"});
+    case MailDedup::Claim::kRun:
+    case MailDedup::Claim::kUnknown:
+      break;
+  }
+  auto record = [&dedup = dedup_, sender, id, done = std::move(done)](LmtpReply reply) {
+    if (reply.code / 100 != 2) {
+      dedup.release(sender, id);
+      return done(std::move(reply));
+    }
+    dedup.done_with(sender, id, TableServices::now_ms(),
+                    [done, reply](std::string error) {
+                      if (!error.empty()) spdlog::error("mail: {}", error);
+                      done(reply);
+                    });
+  };
+  std::make_shared<Run>(io_, lobby_, outbox_, std::move(message), std::move(*mail),
+                        std::move(record))
       ->start();
 }
 

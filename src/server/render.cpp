@@ -45,7 +45,8 @@ std::string render_text(const Event& event) {
 std::string render_json(const Event& event, long long re) {
   nlohmann::json j = event.data;
   j["type"] = event.type;
-  if (event.type == "board" || event.type == "challenge") j["page"] = event.page;
+  if (event.type == "board" || event.type == "challenge" || event.type == "preview")
+    j["page"] = event.page;
   if (event.seq > 0) j["seq"] = event.seq;
   if (re >= 0) j["re"] = re;
   // Invalid UTF-8 from a client (chat) is replaced rather than failing the whole event.

@@ -205,6 +205,16 @@ void ResumeTokens::revoke(const std::string& selector) {
   submit(std::move(batch));
 }
 
+void ResumeTokens::revoke_user(const std::string& user) {
+  std::set<std::string> selectors;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = by_user_.find(to_lower(user));
+    if (it != by_user_.end()) selectors = it->second;
+  }
+  for (const auto& s : selectors) revoke(s);
+}
+
 void ResumeTokens::touch(const std::string& selector, std::int64_t now_ms) {
   store::Batch batch;
   {

@@ -62,6 +62,8 @@ class ResumeTokens {
   // Revokes the token `selector` (logout, a connection logging in as someone else). Nothing if
   // it is not there.
   void revoke(const std::string& selector);
+  // Revokes every token of `user` (any case): the account was closed (`signoff`).
+  void revoke_user(const std::string& user);
   // Renews the expiry of `selector` from `now_ms` (a connection that used it has just closed).
   void touch(const std::string& selector, std::int64_t now_ms);
   // True if `user` (any case) holds a token valid at `now_ms`.

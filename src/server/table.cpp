@@ -122,6 +122,8 @@ void Table::refresh_summary() {
   s.ply = static_cast<int>(moves_.size());
   s.options = game_->options_string();
   s.invisible = table_flags_.count("invisible") > 0;
+  s.status_line = status_line();
+  s.subscribers.assign(subscribers_.begin(), subscribers_.end());
   s.access = access();
   s.correspondence = clock_.corr.any();
   if (status_ == TableStatus::kPlaying && state_ && !state_->is_terminal()) {

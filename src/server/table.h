@@ -279,6 +279,12 @@ class Table : public std::enable_shared_from_this<Table> {
   void cmd_answer(Tx& tx, bool accept);
   void cmd_show(Tx& tx, const Command& c);
   void cmd_steps(Tx& tx, const Command& c);
+  // table_preview.cpp: preview BOARD MOVE..., submit BOARD MOVE[#n], confirm BOARD.
+  void cmd_preview(Tx& tx, const Command& c);
+  void cmd_submit(Tx& tx, const Command& c);
+  void cmd_confirm(Tx& tx, const Command& c);
+  // table_preview.cpp: subscribe BOARD, unsubscribe BOARD.
+  void cmd_subscribe(Tx& tx, bool on);
   // resync BOARD SEQ (table_resync.cpp): the table events after SEQ, then watching.
   void cmd_resync(Tx& tx, const Command& c);
   // `move BOARD MOVE#n` for a ply n already played: true (and the original acknowledgement
@@ -400,6 +406,16 @@ class Table : public std::enable_shared_from_this<Table> {
   std::set<int> resigned_;
   std::map<std::string, std::string> table_flags_;  // invisible, drawseat, host, result
   std::set<std::string> invited_;                   // lower-case names invited with /invite
+  // `submit`: the move each player (lower-case name) previewed, and the ply it was for, until
+  // `confirm` plays it. In memory only: after a restart, submit again.
+  struct Submitted {
+    std::string move;
+    int ply = 0;
+  };
+  std::map<std::string, Submitted> submitted_;
+  // `subscribe`: accounts that get the board's pages by mail as its players do (stored with the
+  // table; at most kMaxSubscribersPerBoard).
+  std::set<std::string> subscribers_;
   std::string record_key_;  // secret of the record URL while invisible (table_access.h)
   ClockSettings clock_;
   std::vector<std::int64_t> bank_ms_;  // by game seat

@@ -49,6 +49,10 @@ void Table::on_command(Tx& tx, const Command& c) {
   if (discarded_) throw CommandError("no " + game_name_ + " board " + std::to_string(number_));
   require_reachable(tx, c);
   run_command(tx, c);
+  // A comment sent with the command (a mail's body) joins the action when the action told the
+  // table something, so that one mail carries both (issue 15 d); a queued command (nothing told)
+  // keeps its comment to itself.
+  if (!c.text.empty() && takes_comment(c.verb) && tx.told() > 0) cmd_say(tx, c.text);
   drop_unreachable_watchers();
 }
 
@@ -108,6 +112,16 @@ void Table::run_command(Tx& tx, const Command& c) {
       return cmd_resync(tx, c);
     case Verb::kInvite:
       return cmd_invite(tx, c);
+    case Verb::kPreview:
+      return cmd_preview(tx, c);
+    case Verb::kSubmit:
+      return cmd_submit(tx, c);
+    case Verb::kConfirm:
+      return cmd_confirm(tx, c);
+    case Verb::kSubscribe:
+      return cmd_subscribe(tx, true);
+    case Verb::kUnsubscribe:
+      return cmd_subscribe(tx, false);
     default:
       throw CommandError(std::string(verb_name(c.verb)) + " is not a table command");
   }

@@ -31,6 +31,7 @@ struct TableNotice {
   int board = 0;      // 101
   std::string title;  // "Phutball Board 101"
   std::vector<std::string> players;  // the seats held by users, in seat order
+  std::vector<std::string> subscribers;  // `subscribe`: they get the same mail as the players
   std::string next_user;             // the user to move; "" for none
   std::function<std::string()> page;  // the board page (the text transport's bytes); "" in set-up
   // Notifications (issue 15, item 4; notifier.h). A board challenged by mail: every player gets

@@ -112,6 +112,7 @@ std::string Table::data_json() const {
   if (!resigned_.empty()) j["resigned"] = resigned_;
   j["flags"] = table_flags_;
   j["invited"] = invited_;
+  j["subscribers"] = subscribers_;
   j["record_key"] = record_key_;
   j["clock"] = clock_.to_string();
   if (clock_.corr.nag_days > 0) j["nagtime"] = clock_.corr.nag_days;  // correspondence_clock.h
@@ -173,6 +174,7 @@ void Table::load_data_json(const std::string& text) {
   resigned_ = j.value("resigned", std::set<int>());
   table_flags_ = j.value("flags", std::map<std::string, std::string>());
   invited_ = j.value("invited", std::set<std::string>());
+  subscribers_ = j.value("subscribers", std::set<std::string>());
   record_key_ = j.value("record_key", std::string());
   if (table_flags_.count("invisible") && record_key_.empty()) record_key_ = new_record_key();
   clock_ = parse_clock(j.value("clock", std::string("none")));

@@ -225,6 +225,7 @@ void Table::mail_about(Tx& tx) {
   notice.by_mail = clock_.corr.by_mail;
   notice.connected = [this](const std::string& user) { return services_.connected(user); };
   notice.nag_user = tx.nag_user;
+  notice.subscribers.assign(subscribers_.begin(), subscribers_.end());
   if (state_) {
     const int next = seat_to_move();
     if (next >= 0) notice.next_user = owner_name(next);

@@ -29,6 +29,8 @@ struct TableSummary {
   int ply = 0;
   std::string options;
   bool invisible = false;
+  std::string status_line;  // the page's status line ("Game won by alice.")
+  std::vector<std::string> subscribers;  // `subscribe` (mail_outbox.h)
   TableAccess access;  // who may reach it (table_access.h); never shown as such
   std::string next_user;  // the user to move while playing; "" for none (or a CPU seat)
   std::int64_t turn_started_ms = 0;

@@ -112,11 +112,21 @@ struct PutVacation {
   VacationRow row;
   bool operator==(const PutVacation&) const = default;
 };
+// Records an inbound mail as run (inserted or its time replaced).
+struct PutMailSeen {
+  MailSeenRow row;
+  bool operator==(const PutMailSeen&) const = default;
+};
+// Forgets the inbound mail run before `before_ms` (wall clock, ms since the epoch).
+struct PruneMailSeen {
+  std::int64_t before_ms = 0;
+  bool operator==(const PruneMailSeen&) const = default;
+};
 
 // One write. Append new kinds at the end (see the top of this file).
 using Op = std::variant<PutAccount, PutRating, PutTable, AddMove, DeleteMovesFrom, AddChat,
                         PutCounter, DeleteTable, AddEvent, PutToken, DeleteToken, AddMail,
-                        DeleteMail, PutVacation>;
+                        DeleteMail, PutVacation, PutMailSeen, PruneMailSeen>;
 
 class Batch {
  public:
@@ -144,6 +154,8 @@ class Batch {
   void add_mail(const MailRow& row) { ops_.emplace_back(AddMail{row}); }
   void delete_mail(const std::string& key) { ops_.emplace_back(DeleteMail{key}); }
   void put_vacation(const VacationRow& row) { ops_.emplace_back(PutVacation{row}); }
+  void put_mail_seen(const MailSeenRow& row) { ops_.emplace_back(PutMailSeen{row}); }
+  void prune_mail_seen(std::int64_t before_ms) { ops_.emplace_back(PruneMailSeen{before_ms}); }
 
   // Registers `undo`, which reverts an in-memory change made along with this batch (a rating in
   // the lobby's cache). It is the submitter's, not a write: the store never runs it; the

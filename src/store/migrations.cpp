@@ -114,6 +114,17 @@ CREATE TABLE vacations (
   PRIMARY KEY (user, start_ms)
 );
 )sql",
+      // 9: the inbound mail already run (issue 15 a): a mail server that lost our 250 delivers
+      // the same message again; its Message-ID (per sender) says it was done. Pruned by age.
+      R"sql(
+CREATE TABLE mail_seen (
+  sender TEXT NOT NULL,
+  message_id TEXT NOT NULL,
+  seen_ms INTEGER NOT NULL,
+  PRIMARY KEY (sender, message_id)
+);
+CREATE INDEX mail_seen_by_age ON mail_seen(seen_ms);
+)sql",
   };
   return kMigrations;
 }

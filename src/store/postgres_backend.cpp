@@ -149,6 +149,17 @@ class OpWriter {
         Params().text(op.row.user).integer(op.row.start_ms).integer(op.row.end_ms));
   }
 
+  void operator()(const PutMailSeen& op) {
+    db_.run(
+        "INSERT INTO mail_seen(sender, message_id, seen_ms) VALUES ($1, $2, $3) "
+        "ON CONFLICT (sender, message_id) DO UPDATE SET seen_ms = excluded.seen_ms",
+        Params().text(op.row.sender).text(op.row.message_id).integer(op.row.seen_ms));
+  }
+
+  void operator()(const PruneMailSeen& op) {
+    db_.run("DELETE FROM mail_seen WHERE seen_ms < $1", Params().integer(op.before_ms));
+  }
+
  private:
   pg::Connection& db_;
 };
@@ -305,6 +316,12 @@ Snapshot PostgresBackend::load(std::size_t events_per_table) {
         "ORDER BY \"user\" COLLATE \"C\", start_ms");
     for (int i = 0; i < r.rows(); ++i) {
       snap.vacations.push_back({r.text(i, 0), r.integer(i, 1), r.integer(i, 2)});
+    }
+    r = db_->run(
+        "SELECT sender, message_id, seen_ms FROM mail_seen "
+        "ORDER BY seen_ms, sender COLLATE \"C\", message_id COLLATE \"C\"");
+    for (int i = 0; i < r.rows(); ++i) {
+      snap.mail_seen.push_back({r.text(i, 0), r.text(i, 1), r.integer(i, 2)});
     }
     db_->exec("COMMIT");
   } catch (...) {

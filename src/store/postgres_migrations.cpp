@@ -119,6 +119,16 @@ CREATE TABLE vacations (
   PRIMARY KEY ("user", start_ms)
 );
 )sql",
+      // 9: the inbound mail already run (a redelivery's Message-ID says it was done).
+      R"sql(
+CREATE TABLE mail_seen (
+  sender TEXT NOT NULL,
+  message_id TEXT NOT NULL,
+  seen_ms BIGINT NOT NULL,
+  PRIMARY KEY (sender, message_id)
+);
+CREATE INDEX mail_seen_by_age ON mail_seen(seen_ms);
+)sql",
   };
   return kMigrations;
 }

@@ -194,6 +194,21 @@ class OpWriter {
     q->exec();
   }
 
+  void operator()(const PutMailSeen& op) {
+    Run q = statement(
+        "INSERT OR REPLACE INTO mail_seen(sender, message_id, seen_ms) VALUES (?, ?, ?)");
+    q->bind(1, op.row.sender);
+    q->bind(2, op.row.message_id);
+    q->bind(3, static_cast<int64_t>(op.row.seen_ms));
+    q->exec();
+  }
+
+  void operator()(const PruneMailSeen& op) {
+    Run q = statement("DELETE FROM mail_seen WHERE seen_ms < ?");
+    q->bind(1, static_cast<int64_t>(op.before_ms));
+    q->exec();
+  }
+
  private:
   Run statement(const char* sql) { return Run(statements_.get(sql)); }
 
@@ -333,6 +348,15 @@ Snapshot SqliteBackend::load(std::size_t events_per_table) {
     while (q.executeStep()) {
       snap.vacations.push_back(
           {q.getColumn(0).getString(), q.getColumn(1).getInt64(), q.getColumn(2).getInt64()});
+    }
+  }
+  {
+    SQLite::Statement q(*db_,
+                        "SELECT sender, message_id, seen_ms FROM mail_seen "
+                        "ORDER BY seen_ms, sender, message_id");
+    while (q.executeStep()) {
+      snap.mail_seen.push_back(
+          {q.getColumn(0).getString(), q.getColumn(1).getString(), q.getColumn(2).getInt64()});
     }
   }
   tx.commit();

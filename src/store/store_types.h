@@ -107,6 +107,15 @@ struct VacationRow {
   bool operator==(const VacationRow&) const = default;
 };
 
+// An inbound mail already run (issue 15 a): its sender (the envelope address, lower-case) and
+// Message-ID (without brackets), and when it was run (wall clock, ms since the epoch).
+struct MailSeenRow {
+  std::string sender;
+  std::string message_id;
+  std::int64_t seen_ms = 0;
+  bool operator==(const MailSeenRow&) const = default;
+};
+
 // Everything the store holds, as read at start-up.
 struct Snapshot {
   std::vector<AccountRow> accounts;
@@ -123,6 +132,7 @@ struct Snapshot {
   std::vector<TokenRow> tokens;                         // resume tokens, expired ones included
   std::vector<MailRow> outbox;                          // unsent mail, oldest first
   std::vector<VacationRow> vacations;                   // by user, then start
+  std::vector<MailSeenRow> mail_seen;                   // inbound mail run, oldest first
   bool operator==(const Snapshot&) const = default;
 };
 

@@ -158,5 +158,56 @@ TEST(CommandParser, InviteAndQueueWithPly) {
   EXPECT_EQ(c.args, (Args{"C3"}));
 }
 
+// Issue 15 item 2: pbmserv's rest of the command set.
+TEST(CommandParser, PreviewSubmitConfirm) {
+  Command p = parse("phutball preview 101 H11 j12");
+  EXPECT_EQ(p.verb, Verb::kPreview);
+  EXPECT_EQ(p.board, 101);
+  EXPECT_EQ(p.args, (Args{"H11", "j12"}));
+  Command n = parse("phutball preview NEW 2 -handicap=0.5 H11");
+  EXPECT_EQ(n.args, (Args{"new", "2", "H11"}));
+  EXPECT_EQ(n.params, (Params{{"handicap", "0.5"}}));
+  EXPECT_EQ(error_of("preview 101"),
+            "usage: preview BOARD MOVE... | preview new 2 [-NAME=VALUE ...] MOVE...");
+  EXPECT_EQ(error_of("preview new x H11"),
+            "usage: preview BOARD MOVE... | preview new 2 [-NAME=VALUE ...] MOVE...");
+  EXPECT_EQ(error_of("preview 101 -handicap=2 H11"),
+            "preview BOARD takes no -name=value parameters (only preview new)");
+  std::string many = "preview 101";
+  for (int i = 0; i < 401; ++i) many += " A1";
+  EXPECT_EQ(error_of(many), "too many moves: a preview replays at most 400");
+  Command s = parse("submit 101 H11#1");
+  EXPECT_EQ(s.verb, Verb::kSubmit);
+  EXPECT_EQ(s.args, (Args{"H11"}));
+  EXPECT_EQ(s.ply_check, 1);
+  EXPECT_EQ(error_of("submit H11"), "usage: submit BOARD MOVE[#n]");
+  EXPECT_EQ(parse("phutball confirm 101").board, 101);
+  EXPECT_EQ(error_of("confirm"), "usage: confirm BOARD");
+  EXPECT_TRUE(takes_comment(Verb::kConfirm));
+  EXPECT_FALSE(takes_comment(Verb::kSubmit));
+}
+
+TEST(CommandParser, AccountsHistoryAndSubscriptions) {
+  Command h = parse("phutball history bob");
+  EXPECT_EQ(h.verb, Verb::kHistory);
+  EXPECT_EQ(h.game, "phutball");
+  EXPECT_EQ(h.args, (Args{"bob"}));
+  EXPECT_EQ(error_of("history a b"), "usage: history [USER]");
+  // Passwords are taken verbatim, even when they begin with '-'.
+  Command c = parse("change PASSWORD -old-pw-1 -new-pw-2");
+  EXPECT_EQ(c.verb, Verb::kChange);
+  EXPECT_EQ(c.args, (Args{"password", "-old-pw-1", "-new-pw-2"}));
+  EXPECT_EQ(parse("change address a@b.org").args, (Args{"address", "a@b.org"}));
+  EXPECT_EQ(error_of("change password x"), "usage: change password OLD NEW");
+  EXPECT_EQ(error_of("change name x"), "usage: change password OLD NEW | change address ADDRESS");
+  EXPECT_EQ(parse("signoff").verb, Verb::kSignoff);
+  EXPECT_EQ(error_of("signoff now"), "usage: signoff");
+  EXPECT_EQ(parse("subscribe 101").board, 101);
+  EXPECT_EQ(error_of("subscribe"), "usage: subscribe BOARD");
+  EXPECT_EQ(parse("unsubscribe ALL").args, (Args{"all"}));
+  EXPECT_EQ(parse("unsubscribe 102").board, 102);
+  EXPECT_EQ(error_of("unsubscribe some"), "usage: unsubscribe BOARD | unsubscribe all");
+}
+
 }  // namespace
 }  // namespace plateau::server

@@ -7,6 +7,7 @@
 
 #include "server/accounts.h"
 #include "server/event.h"
+#include "server/mail_message.h"
 #include "server/mail_outbox.h"
 #include "server/mail_session.h"
 
@@ -72,6 +73,47 @@ TEST(MailCommand, Errors) {
   EXPECT_EQ(rewrite_subject("signup alice").error, "usage: signup USERID PASSWORD [ADDRESS]");
   EXPECT_EQ(rewrite_subject(std::string(5000, 'x')).error,
             "the Subject is too long: at most 4096 bytes");
+}
+
+// Issue 15 item 2: the account commands carry USERID PASSWORD after their words; the line run
+// keeps no password but change password's OLD (the command checks it again).
+TEST(MailCommand, AccountCommandsWithCredentials) {
+  MailCommand l = rewrite_subject("limit bob pw-bob-123 reject");
+  EXPECT_EQ(l.kind, Kind::kCredentials);
+  EXPECT_EQ(l.user, "bob");
+  EXPECT_EQ(l.password, "pw-bob-123");
+  EXPECT_EQ(l.line, "limit reject");
+  EXPECT_EQ(l.subject, "Plateau: limit");
+  EXPECT_FALSE(l.board);
+  MailCommand p = rewrite_subject("change password bob old-pw-123 new-pw-456");
+  EXPECT_EQ(p.line, "change password old-pw-123 new-pw-456");
+  EXPECT_EQ(p.subject, "Plateau: change password");
+  MailCommand a = rewrite_subject("Change Address bob pw-bob-123 bob@example.net");
+  EXPECT_EQ(a.line, "Change address bob@example.net");
+  EXPECT_EQ(a.subject, "Plateau: change address");
+  EXPECT_EQ(rewrite_subject("signoff bob pw-bob-123").line, "signoff");
+  MailCommand u = rewrite_subject("phutball unsubscribe all bob pw-bob-123");
+  EXPECT_EQ(u.line, "phutball unsubscribe all");
+  EXPECT_EQ(u.subject, "Plateau: unsubscribe all");
+  MailCommand b = rewrite_subject("phutball unsubscribe 101 bob pw-bob-123");
+  EXPECT_EQ(b.line, "phutball unsubscribe 101");
+  EXPECT_EQ(b.board, 101);
+  EXPECT_EQ(rewrite_subject("phutball submit 101 bob pw H12#2").line, "phutball submit 101 H12#2");
+  EXPECT_EQ(rewrite_subject("phutball confirm 101 bob pw").line, "phutball confirm 101");
+  EXPECT_EQ(rewrite_subject("phutball subscribe 101 bob pw").line, "phutball subscribe 101");
+  // Without credentials: the usage.
+  EXPECT_EQ(rewrite_subject("limit bob").error, "usage: limit USERID PASSWORD N|accept|reject");
+  EXPECT_EQ(rewrite_subject("signoff").error, "usage: signoff USERID PASSWORD");
+  EXPECT_EQ(rewrite_subject("change password bob").error,
+            "usage: change password USERID OLD NEW | change address USERID PASSWORD ADDRESS");
+  EXPECT_EQ(rewrite_subject("unsubscribe all bob").error, "usage: unsubscribe all USERID PASSWORD");
+  EXPECT_EQ(rewrite_subject("phutball submit 101 bob").error,
+            "usage: phutball submit BOARD USERID PASSWORD MOVE[#n]");
+  // preview and history need no login.
+  MailCommand pv = rewrite_subject("phutball preview 101 H11 J12");
+  EXPECT_EQ(pv.kind, Kind::kPlain);
+  EXPECT_EQ(pv.board, 101);
+  EXPECT_EQ(rewrite_subject("phutball history bob").kind, Kind::kPlain);
 }
 
 TEST(MailCommand, CommentLine) {
@@ -180,9 +222,39 @@ TEST(MailOutbox, TableEventsBecomeOutboxRowsInTheSameBatch) {
     store::Batch batch3;
     EXPECT_FALSE(outbox.on_table_events(n, {&seat}, batch3));
     EXPECT_TRUE(batch3.empty());
+    // Issue 15 e: once the game is over the Subject carries the page's status line, which
+    // names the winner (there is no user to move).
+    n.next_user.clear();
+    n.page = [] { return std::string("Summary of Phutball Board 101\n\nGame won by alice.\n"); };
+    Event over{"gameover", {{"text", "x"}}, "", 9};
+    store::Batch batch4;
+    ASSERT_TRUE(outbox.on_table_events(n, {&over}, batch4));
+    const auto& row4 = std::get<store::AddMail>(batch4.ops()[0]).row;
+    EXPECT_NE(row4.message.find("\r\nSubject: Phutball Board 101 Game won by alice\r\n"),
+              std::string::npos)
+        << row4.message;
+    n.page = [] { return std::string("Summary of Phutball Board 101\n\nGame was a tie.\n"); };
+    store::Batch batch5;
+    ASSERT_TRUE(outbox.on_table_events(n, {&over}, batch5));
+    EXPECT_NE(std::get<store::AddMail>(batch5.ops()[0])
+                  .row.message.find("\r\nSubject: Phutball Board 101 Game was a tie\r\n"),
+              std::string::npos);
     hashing.join();
   }
   std::filesystem::remove_all(dir);
+}
+
+// Issue 15 b: a Subject with a user's non-ASCII text is RFC 2047 encoded (raw UTF-8 in a header
+// is refused or garbled by strict relays); plain ASCII stays as it is.
+TEST(MailOutbox, ComposeMailEncodesANonAsciiSubject) {
+  MailDraft d{"bob@example.org", "Plateau: show 101 \xc3\xa9t\xc3\xa9", "", "id@plateau.test", "",
+              ""};
+  const std::string m = compose_mail(d, "plateau@plateau.test", 0);
+  EXPECT_NE(m.find("\r\nSubject: Plateau: show 101 =?UTF-8?b?w6l0w6k=?=\r\n"), std::string::npos)
+      << m;
+  EXPECT_EQ(encode_header_text("Phutball Board 101 bob **"), "Phutball Board 101 bob **");
+  // Invalid UTF-8 is replaced first: the encoded words always decode to valid UTF-8.
+  EXPECT_EQ(encode_header_text("a \xff"), "a =?UTF-8?b?77+9?=");
 }
 
 }  // namespace
