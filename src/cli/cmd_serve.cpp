@@ -1,7 +1,11 @@
 // `plateau serve`: the game server (DESIGN.md §5; docs/PROTOCOL.md).
 #include <spdlog/spdlog.h>
 
+#include <filesystem>
+
 #include "cli/cli_common.h"
+#include "cli/config_file.h"
+#include "cli/install_paths.h"
 #include "compat/biloba/legacy_lobby.h"
 #include "server/mail_service.h"
 #include "server/origin_check.h"
@@ -28,6 +32,7 @@ struct ServeOptions {
   int guest_token_ttl = 7200;
   int lmtp_idle_timeout = 300;
   int lmtp_data_timeout = 600;
+  std::string config_file = kDefaultConfigFile;  // INI file of these options (config_file.h)
 };
 
 }  // namespace
@@ -35,6 +40,12 @@ struct ServeOptions {
 void add_serve_command(CLI::App& app) {
   auto opt = std::make_shared<ServeOptions>();
   auto* cmd = app.add_subcommand("serve", "Run the game server (text, HTTP and WebSocket)");
+  opt->server.web_dir = default_web_dir();
+  auto* config = cmd->add_option("--config", opt->config_file,
+                                 "INI file of these options (\"http-port = 8080\"); the default "
+                                 "is read only if it exists; flags override it")
+                     ->capture_default_str()
+                     ->configurable(false);
   cmd->add_option("--data-dir", opt->data_dir, "Directory of plateau.db")->capture_default_str();
   cmd->add_option("--web-dir", opt->server.web_dir,
                   "Built browser client served at / (make builds web/dist)")
@@ -182,7 +193,10 @@ void add_serve_command(CLI::App& app) {
       ->check(CLI::Range(std::size_t{1024}, std::size_t{64} << 20));
   cmd->add_option("--log-level", opt->log_level, "trace, debug, info, warn, error")
       ->capture_default_str();
-  cmd->callback([opt] {
+  cmd->callback([opt, cmd, config] {
+    if (config->count() > 0 || std::filesystem::exists(opt->config_file)) {
+      apply_config_file(*cmd, opt->config_file);
+    }
     spdlog::set_level(spdlog::level::from_str(opt->log_level));
     spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");
     opt->server.data_dir = opt->data_dir;

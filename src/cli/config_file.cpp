@@ -1,0 +1,23 @@
+#include "cli/config_file.h"
+
+namespace plateau::cli {
+
+void apply_config_file(CLI::App& cmd, const std::string& path) {
+  const auto items = CLI::ConfigINI().from_file(path);
+  for (const auto& item : items) {
+    // A section [serve] reads as parents {"serve"}; its "++"/"--" markers open and close it.
+    const bool top = item.parents.empty() ||
+                     (item.parents.size() == 1 && item.parents.front() == cmd.get_name());
+    if (top && (item.name == "++" || item.name == "--")) continue;
+    CLI::Option* option = top ? cmd.get_option_no_throw("--" + item.name) : nullptr;
+    if (option == nullptr || !option->get_configurable() || option->get_expected_min() == 0 ||
+        option->get_name() == "--help" || option->get_name() == "--config") {
+      throw CLI::ConfigError("unknown key '" + item.fullname() + "' in " + path);
+    }
+    if (option->count() > 0) continue;  // the command line wins
+    option->add_result(item.inputs);
+    option->run_callback();
+  }
+}
+
+}  // namespace plateau::cli
