@@ -17,8 +17,9 @@ install(TARGETS plateau RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(TARGETS biloba biloba-server RUNTIME DESTINATION ${PLATEAU_GAMESDIR})
 
 # The browser client as `make web` (npm run build) leaves it in web/dist; without Node.js there is
-# none and the server answers / with 404.
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/web/dist/ DESTINATION ${PLATEAU_WEBDIR} OPTIONAL)
+# none and the server answers / with 404. Source maps stay out (debugging aids, 3/4 of the size).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/web/dist/ DESTINATION ${PLATEAU_WEBDIR} OPTIONAL
+        PATTERN "*.map" EXCLUDE)
 
 # Man pages, gzipped as Debian ships them (-n: no name or time stamp, a reproducible file).
 find_program(GZIP_EXECUTABLE gzip REQUIRED)

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The install rules (issue 19 item 1), as a packager uses them: `cmake --install BUILD --prefix
 # /usr` into a temporary DESTDIR, the exact file list, then the installed programs run: `plateau
-# --version`, `plateau games`, `biloba --help`, `man -l` on each page, and `plateau serve` answering
-# GET / from the installed browser client (run outside the source tree, so from share/plateau/web).
+# --version`, `plateau games`, `biloba --help`, `man -l` on each page, `systemd-analyze verify` on
+# the unit, and `plateau serve` answering GET / from the installed browser client (run outside the
+# source tree, so from share/plateau/web).
 # Usage: install_test.sh BUILD_DIR SOURCE_DIR
 set -u
 build=$1
@@ -40,7 +41,8 @@ check "installed files" "$expected" \
   "$(cd "$root" && find . ! -type d | sed 's|^\./||' | grep -v '^usr/share/plateau/web/' | LC_ALL=C sort)"
 # The browser client: exactly the built web/dist (make web), when there is one.
 if [ -f "$src/web/dist/index.html" ]; then
-  check "installed web client" "$(cd "$src/web/dist" && find . ! -type d | LC_ALL=C sort)" \
+  check "installed web client (no source maps)" \
+    "$(cd "$src/web/dist" && find . ! -type d ! -name "*.map" | LC_ALL=C sort)" \
     "$(cd "$root/usr/share/plateau/web" && find . ! -type d | LC_ALL=C sort)"
 else
   echo "FAIL: no web/dist/index.html (the web_build test builds it)"; failures=$((failures + 1))
@@ -69,6 +71,16 @@ for page in plateau biloba biloba-server; do
   check "man -l $page.6: no warning" "" "$(cat "$tmp/man.err")"
   check "man -l $page.6: NAME" "1" "$(printf '%s\n' "$out" | grep -c '^NAME$')"
 done
+
+# systemd accepts the unit (skipped without systemd-analyze); verify wants ExecStart's program,
+# so the unit is checked with the installed plateau in place of /usr/bin/plateau (--man=no: the
+# page is not in the system's man path before the package is installed).
+if command -v systemd-analyze >/dev/null 2>&1; then
+  sed "s|/usr/bin/plateau|$bin|" "$root/usr/lib/systemd/system/plateau.service" > "$tmp/plateau.service"
+  check "systemd-analyze verify" "" "$(systemd-analyze verify --man=no "$tmp/plateau.service" 2>&1)"
+else
+  echo "skipped: systemd-analyze verify (no systemd-analyze)"
+fi
 
 # The installed server answers GET / with the installed index.html.
 http=$(free_port)
