@@ -43,7 +43,7 @@ install(FILES packaging/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 # The example configuration file: in /etc for the /usr prefix (GNUInstallDirs' rule for
 # SYSCONFDIR, decided at install time since `cmake --install --prefix` may change the prefix),
-# else in PREFIX/etc.
+# else in PREFIX/etc. (file(INSTALL) puts DESTDIR in front of an absolute destination itself.)
 set(plateau_ini "${PROJECT_SOURCE_DIR}/packaging/plateau.ini")
 install(CODE "
   if(CMAKE_INSTALL_PREFIX STREQUAL \"/usr\")
@@ -51,5 +51,5 @@ install(CODE "
   else()
     set(plateau_etc \"\${CMAKE_INSTALL_PREFIX}/etc/plateau\")
   endif()
-  file(INSTALL \"${plateau_ini}\" DESTINATION \"\$ENV{DESTDIR}\${plateau_etc}\")
+  file(INSTALL \"${plateau_ini}\" DESTINATION \"\${plateau_etc}\")
 ")

@@ -48,7 +48,8 @@ void add_serve_command(CLI::App& app) {
                      ->configurable(false);
   cmd->add_option("--data-dir", opt->data_dir, "Directory of plateau.db")->capture_default_str();
   cmd->add_option("--web-dir", opt->server.web_dir,
-                  "Built browser client served at / (make builds web/dist)")
+                  "Built browser client served at / (make builds web/dist; installed: "
+                  "share/plateau/web)")
       ->capture_default_str();
   cmd->add_option("--bind", opt->server.bind, "Address to listen on")->capture_default_str();
   cmd->add_option("--http-port", opt->server.http_port, "HTTP and WebSocket (/ws) port")

@@ -8,7 +8,11 @@ void apply_config_file(CLI::App& cmd, const std::string& path) {
     // A section [serve] reads as parents {"serve"}; its "++"/"--" markers open and close it.
     const bool top = item.parents.empty() ||
                      (item.parents.size() == 1 && item.parents.front() == cmd.get_name());
-    if (top && (item.name == "++" || item.name == "--")) continue;
+    if (item.name == "++" || item.name == "--") {
+      if (top) continue;
+      throw CLI::ConfigError("unknown section '" + CLI::detail::join(item.parents, ".") + "' in " +
+                             path);
+    }
     CLI::Option* option = top ? cmd.get_option_no_throw("--" + item.name) : nullptr;
     if (option == nullptr || !option->get_configurable() || option->get_expected_min() == 0 ||
         option->get_name() == "--help" || option->get_name() == "--config") {

@@ -13,7 +13,8 @@ namespace plateau::cli {
 // through the option's own checks, as if given on the command line.
 // Errors (nothing applied after the first one): CLI::FileError when the file cannot be read;
 // CLI::ConfigError "unknown key 'KEY' in FILE" for a key that is no option of `cmd` (or an
-// option that cannot be configured: --help, --config); CLI::ValidationError /
+// option that cannot be configured: --help, --config), "unknown section 'NAME' in FILE" for a
+// section other than [serve]; CLI::ValidationError /
 // CLI::ConversionError for a bad value, as on the command line.
 void apply_config_file(CLI::App& cmd, const std::string& path);
 

@@ -46,16 +46,19 @@ check "file's port unused" "closed" \
 stop_serve
 
 printf 'http-port = 8080\ncolour = red\n' > "$tmp/c.ini"
-check "unknown key" "plateau: unknown key 'colour' in $tmp/c.ini (try --help) 2" \
+check "unknown key" "plateau: unknown key 'colour' in $tmp/c.ini (try --help)
+2" \
   "$("$plateau" serve --config "$tmp/c.ini" 2>&1; echo $?)"
 printf '[lobby]\nthreads = 2\n' > "$tmp/d.ini"
-check "unknown section" "plateau: unknown key 'lobby.threads' in $tmp/d.ini (try --help) 2" \
+check "unknown section" "plateau: unknown section 'lobby' in $tmp/d.ini (try --help)
+2" \
   "$("$plateau" serve --config "$tmp/d.ini" 2>&1; echo $?)"
 printf 'threads = 0\n' > "$tmp/e.ini"
 check "bad value in the file" "$("$plateau" serve --threads 0 2>&1; echo $?)" \
   "$("$plateau" serve --config "$tmp/e.ini" 2>&1; echo $?)"
 printf 'config = /etc/passwd\n' > "$tmp/f.ini"
-check "config is no key" "plateau: unknown key 'config' in $tmp/f.ini (try --help) 2" \
+check "config is no key" "plateau: unknown key 'config' in $tmp/f.ini (try --help)
+2" \
   "$("$plateau" serve --config "$tmp/f.ini" 2>&1; echo $?)"
 check "missing --config file" "$("$plateau" serve --config "$tmp/none.ini" 2>&1 | head -c 300; echo)" \
   "$("$plateau" serve --config "$tmp/none.ini" 2>&1 | head -c 300; echo)"
@@ -63,7 +66,7 @@ check "missing --config status" "2" "$("$plateau" serve --config "$tmp/none.ini"
 
 # The example file names every option of `plateau serve` (commented out), and nothing else.
 options=$("$plateau" serve --help | grep -oE '^ +--[a-z-]+' | sed 's/^ *--//' |
-  grep -vxE 'help|config|version' | sort)
+  grep -vxE 'help|help-all|config|version' | sort)
 example=$(grep -oE '^# ?[a-z-]+ =' "$src/packaging/plateau.ini" | sed -E 's/^# ?//; s/ =$//' | sort)
 check "example names every option" "$options" "$example"
 check "example sets nothing" "" "$(grep -vE '^(#|;|$)' "$src/packaging/plateau.ini")"

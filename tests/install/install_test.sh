@@ -58,7 +58,7 @@ check "plateau games" "$("$build/plateau" games)" "$("$bin" games)"
 check "biloba --help" "0" "$("$root/usr/games/biloba" --help >/dev/null 2>&1; echo $?)"
 check "biloba-server --help" "0" "$("$root/usr/games/biloba-server" --help >/dev/null 2>&1; echo $?)"
 check "serve --help web dir" "1" \
-  "$("$bin" serve --help | grep -c -- "--web-dir TEXT \[$root/usr/share/plateau/web\]")"
+  "$("$bin" serve --help | grep -cE -- "--web-dir TEXT=$root/usr/share/plateau/web( |$)")"
 
 # Each man page formats without a warning (man-db's man -l; groff directly if there is no man).
 for page in plateau biloba biloba-server; do
