@@ -6,11 +6,13 @@ set(CPACK_PACKAGE_NAME plateau)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_CONTACT "Plateau maintainers <maintainers@users.noreply.a-seed-882921df.example>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "abstract strategy board games and their game server")
+# Debian wraps the long description at 80 columns (lintian: extended-description-line-too-long).
 set(CPACK_PACKAGE_DESCRIPTION
-  "Plateau plays BohnDuell, Phutball and Biloba on the command line, with computer players of\n\
-several strengths, and runs a game server (text, HTTP, WebSocket and a browser client) for\n\
-people to play each other. It also provides biloba and biloba-server, compatible with the\n\
-network protocol and replays of biloba 0.9.3.")
+  "Plateau plays BohnDuell, Phutball and Biloba on the command line, with\n\
+computer players of several strengths, and runs a game server (text,\n\
+HTTP, WebSocket and a browser client) for people to play each other.\n\
+It also provides biloba and biloba-server, compatible with the network\n\
+protocol and replays of biloba 0.9.3.")
 # The install tree is laid out under /usr (and /etc for the configuration file): install with
 # DESTDIR so that install(CODE) in install.cmake sees the real prefix.
 set(CPACK_SET_DESTDIR ON)

@@ -39,7 +39,15 @@ install(FILES ${plateau_man_gz} DESTINATION ${CMAKE_INSTALL_MANDIR}/man6)
 install(FILES packaging/biloba.desktop DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
 install(FILES packaging/biloba.svg DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
 install(FILES packaging/plateau.service DESTINATION lib/systemd/system)
-install(FILES packaging/copyright DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# Debian's policy for a native package: the copyright file and the changelog, gzipped.
+set(plateau_changelog_gz ${PROJECT_BINARY_DIR}/packaging/changelog.gz)
+add_custom_command(OUTPUT ${plateau_changelog_gz}
+  COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/packaging
+  COMMAND ${GZIP_EXECUTABLE} -9n -c ${PROJECT_SOURCE_DIR}/packaging/changelog > ${plateau_changelog_gz}
+  DEPENDS ${PROJECT_SOURCE_DIR}/packaging/changelog
+  COMMENT "gzip changelog")
+add_custom_target(plateau_changelog ALL DEPENDS ${plateau_changelog_gz})
+install(FILES packaging/copyright ${plateau_changelog_gz} DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 # The example configuration file: in /etc for the /usr prefix (GNUInstallDirs' rule for
 # SYSCONFDIR, decided at install time since `cmake --install --prefix` may change the prefix),

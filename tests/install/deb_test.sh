@@ -40,6 +40,7 @@ check "package files" "./etc/plateau/plateau.ini
 ./usr/games/biloba-server
 ./usr/lib/systemd/system/plateau.service
 ./usr/share/applications/biloba.desktop
+./usr/share/doc/plateau/changelog.gz
 ./usr/share/doc/plateau/copyright
 ./usr/share/icons/hicolor/scalable/apps/biloba.svg
 ./usr/share/man/man6/biloba-server.6.gz
@@ -49,7 +50,7 @@ check "package files" "./etc/plateau/plateau.ini
 ./usr/share/plateau/web/index.html" \
   "$(dpkg-deb --fsys-tarfile "$deb" | tar -t | grep -v '/$' | grep -v '^./usr/share/plateau/web/assets/' | LC_ALL=C sort)"
 
-lintian --no-tag-display-limit "$deb" >"$tmp/lintian.txt" 2>&1
+lintian --tag-display-limit 0 "$deb" >"$tmp/lintian.txt" 2>&1
 cat "$tmp/lintian.txt"
 check "lintian errors" "" "$(grep '^E: ' "$tmp/lintian.txt")"
 

@@ -32,6 +32,7 @@ usr/games/biloba
 usr/games/biloba-server
 usr/lib/systemd/system/plateau.service
 usr/share/applications/biloba.desktop
+usr/share/doc/plateau/changelog.gz
 usr/share/doc/plateau/copyright
 usr/share/icons/hicolor/scalable/apps/biloba.svg
 usr/share/man/man6/biloba-server.6.gz
