@@ -22,6 +22,13 @@ void apply_config_file(CLI::App& cmd, const std::string& path) {
     option->add_result(item.inputs);
     option->run_callback();
   }
+  // CLI11 checked needs() before the file was read: check them again over both sources.
+  for (const auto* option : cmd.get_options()) {
+    if (option->count() == 0) continue;
+    for (const auto* needed : option->get_needs()) {
+      if (needed->count() == 0) throw CLI::RequiresError(option->get_name(), needed->get_name());
+    }
+  }
 }
 
 }  // namespace plateau::cli

@@ -15,7 +15,8 @@ namespace plateau::cli {
 // CLI::ConfigError "unknown key 'KEY' in FILE" for a key that is no option of `cmd` (or an
 // option that cannot be configured: --help, --config), "unknown section 'NAME' in FILE" for a
 // section other than [serve]; CLI::ValidationError /
-// CLI::ConversionError for a bad value, as on the command line.
+// CLI::ConversionError for a bad value, CLI::RequiresError "--tls-cert requires --tls-key" for an
+// option set (in the file or on the command line) without one it needs, as on the command line.
 void apply_config_file(CLI::App& cmd, const std::string& path);
 
 }  // namespace plateau::cli
