@@ -7,17 +7,8 @@ set -u
 plateau=$1
 src=$2
 tmp=$(mktemp -d)
-. "$(dirname "$0")/serve_lib.sh"
+. "$(dirname "$0")/lib.sh"
 trap 'stop_serve; rm -rf "$tmp"' EXIT
-failures=0
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" != "$3" ]; then
-    echo "FAIL: $1"; echo "--- expected"; echo "$2"; echo "--- actual"; echo "$3"
-    failures=$((failures + 1))
-  else
-    echo "ok: $1"
-  fi
-}
 
 # An option from the file: the HTTP port.
 http=$(free_port); text=$(free_port)
@@ -82,5 +73,4 @@ if wait_http "$http"; then echo "ok: the example uncommented is valid"; else
   echo "FAIL: the example uncommented is valid"; cat "$tmp/g.log"; failures=$((failures + 1)); fi
 stop_serve
 
-echo "$failures failure(s)"
-[ "$failures" -eq 0 ]
+finish

@@ -9,16 +9,8 @@ build=$1
 src=$2
 command -v lintian >/dev/null 2>&1 || { echo "SKIP: lintian not found"; exit 77; }
 tmp=$(mktemp -d)
+. "$(dirname "$0")/lib.sh"
 trap 'rm -rf "$tmp"' EXIT
-failures=0
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" != "$3" ]; then
-    echo "FAIL: $1"; echo "--- expected"; echo "$2"; echo "--- actual"; echo "$3"
-    failures=$((failures + 1))
-  else
-    echo "ok: $1"
-  fi
-}
 
 version=$(sed -nE 's/^project\(plateau VERSION ([0-9.]+).*/\1/p' "$src/CMakeLists.txt")
 if ! cpack --config "$build/CPackConfig.cmake" -G DEB -B "$tmp" >"$tmp/cpack.log" 2>&1; then
@@ -54,5 +46,4 @@ lintian --tag-display-limit 0 "$deb" >"$tmp/lintian.txt" 2>&1
 cat "$tmp/lintian.txt"
 check "lintian errors" "" "$(grep '^E: ' "$tmp/lintian.txt")"
 
-echo "$failures failure(s)"
-[ "$failures" -eq 0 ]
+finish

@@ -9,17 +9,8 @@ set -u
 build=$1
 src=$2
 tmp=$(mktemp -d)
-. "$(dirname "$0")/serve_lib.sh"
+. "$(dirname "$0")/lib.sh"
 trap 'stop_serve; rm -rf "$tmp"' EXIT
-failures=0
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" != "$3" ]; then
-    echo "FAIL: $1"; echo "--- expected"; echo "$2"; echo "--- actual"; echo "$3"
-    failures=$((failures + 1))
-  else
-    echo "ok: $1"
-  fi
-}
 
 root=$tmp/root
 if ! DESTDIR=$root cmake --install "$build" --prefix /usr >"$tmp/install.log" 2>&1; then
@@ -95,5 +86,4 @@ else
 fi
 stop_serve
 
-echo "$failures failure(s)"
-[ "$failures" -eq 0 ]
+finish

@@ -1,5 +1,20 @@
-# Helpers of the install tests (sourced): a free port, a `plateau serve` started in the background
-# and stopped, an HTTP GET. Needs python3 and curl.
+# Helpers of the install tests (sourced): exact checks counted in $failures, a free port, a
+# `plateau serve` started in the background and stopped, an HTTP GET. Needs python3 and curl.
+
+failures=0
+check() {  # check NAME EXPECTED ACTUAL
+  if [ "$2" != "$3" ]; then
+    echo "FAIL: $1"; echo "--- expected"; echo "$2"; echo "--- actual"; echo "$3"
+    failures=$((failures + 1))
+  else
+    echo "ok: $1"
+  fi
+}
+
+finish() {  # the summary line and the exit status
+  echo "$failures failure(s)"
+  [ "$failures" -eq 0 ]
+}
 
 free_port() {  # a TCP port free on 127.0.0.1 now
   python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
