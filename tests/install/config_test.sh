@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `plateau serve --config FILE` (issue 19 item 3): an option set in the INI file takes effect, a
 # flag overrides it, an unknown key or a bad value is an error naming it, a --config that does not
-# exist is an error, and the example packaging/plateau.ini names every option of `plateau serve`.
+# exist is an error, and the example packaging/plateau.ini names every option of `plateau serve`
+# (it is packaging/gen_plateau_ini.py's output), sets none, and is valid uncommented.
 # Usage: config_test.sh PATH/TO/plateau SOURCE_DIR
 set -u
 plateau=$1
@@ -62,6 +63,8 @@ options=$("$plateau" serve --help | grep -oE '^ +--[a-z-]+' | sed 's/^ *--//' |
   grep -vxE 'help|help-all|config|version' | sort)
 example=$(grep -oE '^# ?[a-z-]+ =' "$src/packaging/plateau.ini" | sed -E 's/^# ?//; s/ =$//' | sort)
 check "example names every option" "$options" "$example"
+check "example is gen_plateau_ini.py's output (rerun it after changing an option)" \
+  "$(cat "$src/packaging/plateau.ini")" "$(python3 "$src/packaging/gen_plateau_ini.py" "$plateau")"
 check "example sets nothing" "" "$(grep -vE '^(#|;|$)' "$src/packaging/plateau.ini")"
 # Uncommented, the example's values are the defaults: a valid file (ports and data moved aside).
 sed -E 's/^# ?([a-z-]+ =)/\1/' "$src/packaging/plateau.ini" |
