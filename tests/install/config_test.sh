@@ -48,6 +48,13 @@ check "unknown section" "plateau: unknown section 'lobby' in $tmp/d.ini (try --h
 printf 'threads = 0\n' > "$tmp/e.ini"
 check "bad value in the file" "$("$plateau" serve --threads 0 2>&1; echo $?)" \
   "$("$plateau" serve --config "$tmp/e.ini" 2>&1; echo $?)"
+# A repeated key adds to the option, and every value is checked (the second origin is refused).
+printf 'allow-origin = https://a.example\nallow-origin = nope\n' > "$tmp/r.ini"
+check "repeated key" "$("$plateau" serve --allow-origin https://a.example --allow-origin nope 2>&1; echo $?)" \
+  "$("$plateau" serve --config "$tmp/r.ini" 2>&1; echo $?)"
+printf 'allow-origin = [https://a.example, nope]\n' > "$tmp/s.ini"
+check "list value" "$("$plateau" serve --allow-origin https://a.example --allow-origin nope 2>&1; echo $?)" \
+  "$("$plateau" serve --config "$tmp/s.ini" 2>&1; echo $?)"
 printf 'tls-cert = %s\n' "$tmp/a.ini" > "$tmp/h.ini"
 check "needs across file and flags" "plateau: --tls-cert requires --tls-key (try --help)
 2" "$("$plateau" serve --config "$tmp/h.ini" 2>&1; echo $?)"
