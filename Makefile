@@ -5,10 +5,12 @@
 #               labelled slow or web are left out there), with the libFuzzer targets of
 #               tests/fuzz (label fuzz, asan preset only: PLATEAU_FUZZ=ON)
 #   make bench  install, build (release), run the benchmarks
+#   make deb    install, build (release) and the browser client, then the Debian package
+#               build/release/plateau_VERSION_amd64.deb (CPack; README "Installing")
 PRESET ?= release
 JOBS ?= $(shell nproc)
 
-.PHONY: all deps build build-asan web run test test-release test-asan bench clean
+.PHONY: all deps build build-asan web run test test-release test-asan bench deb clean
 
 all: build
 
@@ -47,6 +49,11 @@ test-asan: build-asan
 
 bench: build
 	./scripts/run-bench.sh build/$(PRESET)
+
+deb: build
+	-@$(MAKE) --no-print-directory web
+	cd build/$(PRESET) && cpack -G DEB
+	@if command -v lintian >/dev/null 2>&1; then lintian build/$(PRESET)/plateau_*_amd64.deb || true; fi
 
 clean:
 	rm -rf build

@@ -14,6 +14,7 @@ packages=(
   libgmime-3.0-dev libcurl4-openssl-dev  # play by e-mail: MIME parsing (GMime 3), SMTP out (libcurl)
   python3-aiosmtpd  # the mail integration tests' SMTP sink (run with /usr/bin/python3)
   python3
+  lintian man-db curl file  # the install tests (tests/install): make deb's checker, man -l, GET /
   clang libclang-rt-14-dev  # the libFuzzer targets of tests/fuzz (clang's fuzzer runtime)
   biloba
   chromium

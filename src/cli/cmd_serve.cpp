@@ -1,7 +1,11 @@
 // `plateau serve`: the game server (DESIGN.md §5; docs/PROTOCOL.md).
 #include <spdlog/spdlog.h>
 
+#include <filesystem>
+
 #include "cli/cli_common.h"
+#include "cli/config_file.h"
+#include "cli/install_paths.h"
 #include "compat/biloba/legacy_lobby.h"
 #include "server/correspondence_clock.h"
 #include "server/mail_service.h"
@@ -30,6 +34,7 @@ struct ServeOptions {
   int guest_token_ttl = 7200;
   int lmtp_idle_timeout = 300;
   int lmtp_data_timeout = 600;
+  std::string config_file = kDefaultConfigFile;  // INI file of these options (config_file.h)
 };
 
 }  // namespace
@@ -37,13 +42,20 @@ struct ServeOptions {
 void add_serve_command(CLI::App& app) {
   auto opt = std::make_shared<ServeOptions>();
   auto* cmd = app.add_subcommand("serve", "Run the game server (text, HTTP and WebSocket)");
+  opt->server.web_dir = default_web_dir();
+  auto* config = cmd->add_option("--config", opt->config_file,
+                                 "INI file of these options (\"http-port = 8080\"); the default "
+                                 "is read only if it exists; flags override it")
+                     ->capture_default_str()
+                     ->configurable(false);
   cmd->add_option("--data-dir", opt->data_dir, "Directory of plateau.db")->capture_default_str();
   cmd->add_option("--store", opt->server.store_url,
                   "Database: sqlite:PATH or postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE "
                   "(docs/STORE.md; default sqlite:DATA_DIR/plateau.db)")
       ->check([](const std::string& value) { return store::bad_store_url(value); });
   cmd->add_option("--web-dir", opt->server.web_dir,
-                  "Built browser client served at / (make builds web/dist)")
+                  "Built browser client served at / (make builds web/dist; installed: "
+                  "share/plateau/web)")
       ->capture_default_str();
   cmd->add_option("--bind", opt->server.bind, "Address to listen on")->capture_default_str();
   cmd->add_option("--http-port", opt->server.http_port, "HTTP and WebSocket (/ws) port")
@@ -209,7 +221,10 @@ void add_serve_command(CLI::App& app) {
       ->check(CLI::Range(std::size_t{1024}, std::size_t{64} << 20));
   cmd->add_option("--log-level", opt->log_level, "trace, debug, info, warn, error")
       ->capture_default_str();
-  cmd->callback([opt] {
+  cmd->callback([opt, cmd, config] {
+    if (config->count() > 0 || std::filesystem::exists(opt->config_file)) {
+      apply_config_file(*cmd, opt->config_file);
+    }
     spdlog::set_level(spdlog::level::from_str(opt->log_level));
     spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");
     opt->server.data_dir = opt->data_dir;

@@ -1,0 +1,47 @@
+# Helpers of the install tests (sourced): exact checks counted in $failures, a free port, a
+# `plateau serve` started in the background and stopped, an HTTP GET. Needs python3 and curl.
+
+failures=0
+check() {  # check NAME EXPECTED ACTUAL
+  if [ "$2" != "$3" ]; then
+    echo "FAIL: $1"; echo "--- expected"; echo "$2"; echo "--- actual"; echo "$3"
+    failures=$((failures + 1))
+  else
+    echo "ok: $1"
+  fi
+}
+
+finish() {  # the summary line and the exit status
+  echo "$failures failure(s)"
+  [ "$failures" -eq 0 ]
+}
+
+free_port() {  # a TCP port free on 127.0.0.1 now
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# start_serve LOG PLATEAU ARGS...: starts PLATEAU serve ARGS... (output in LOG), sets serve_pid.
+start_serve() {
+  local log=$1; shift
+  "$@" >"$log" 2>&1 &
+  serve_pid=$!
+}
+
+# wait_http PORT: waits (up to 10 s) until 127.0.0.1:PORT answers HTTP; 1 if it never does.
+wait_http() {
+  local i
+  for i in $(seq 100); do
+    if curl -s -o /dev/null "http://127.0.0.1:$1/" 2>/dev/null; then return 0; fi
+    if ! kill -0 "$serve_pid" 2>/dev/null; then return 1; fi
+    sleep 0.1
+  done
+  return 1
+}
+
+stop_serve() {  # SIGTERM, as systemd stops the service, and wait for the end
+  if [ -n "${serve_pid:-}" ]; then
+    kill -TERM "$serve_pid" 2>/dev/null
+    wait "$serve_pid" 2>/dev/null
+    serve_pid=
+  fi
+}
