@@ -19,6 +19,7 @@ HEADER = """\
 # Defaults as installed, and examples for the options without a default.
 VALUES = {
     "data-dir": "/var/lib/plateau",
+    "store": "sqlite:/var/lib/plateau/plateau.db",
     "web-dir": "/usr/share/plateau/web",
     "biloba-log": "/var/log/plateau/biloba.log",
     "tls-cert": "/etc/plateau/fullchain.pem",

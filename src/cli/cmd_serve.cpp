@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "cli/cli_checks.h"
 #include "cli/cli_common.h"
 #include "cli/config_file.h"
 #include "cli/install_paths.h"
@@ -68,116 +69,116 @@ void add_serve_command(CLI::App& app) {
                   "Log file of the Biloba 0.9.3 protocol (\"-\" = standard error)");
   cmd->add_option("--threads", opt->server.io_threads, "I/O threads")
       ->capture_default_str()
-      ->check(CLI::Range(1, 64));
+      ->check(whole_number_in(1, 64));
   cmd->add_option("--workers", opt->server.worker_threads, "Threads for CPU players")
       ->capture_default_str()
-      ->check(CLI::Range(1, 64));
+      ->check(whole_number_in(1, 64));
   cmd->add_option("--idle-timeout", opt->idle_timeout, "Seconds before an idle connection closes")
       ->capture_default_str()
-      ->check(CLI::Range(1, 86400 * 7));
+      ->check(whole_number_in(1, 86400 * 7));
   cmd->add_option("--rate", opt->rate, "Commands per second per connection")
       ->capture_default_str()
-      ->check(CLI::Range(1.0, 100000.0));
+      ->check(number_in(1.0, 100000.0));
   auto& limits = opt->server.limits;
   cmd->add_option("--login-timeout", opt->login_timeout,
                   "Seconds a connection may stay without logging in")
       ->capture_default_str()
-      ->check(CLI::Range(1, 86400));
+      ->check(whole_number_in(1, 86400));
   cmd->add_option("--partial-line-timeout", opt->partial_line_timeout,
                   "Seconds an unfinished command line may wait for its end")
       ->capture_default_str()
-      ->check(CLI::Range(1, 86400));
+      ->check(whole_number_in(1, 86400));
   cmd->add_option("--max-output-bytes", limits.max_output_bytes,
                   "Unsent output per connection in bytes; a slower reader is closed")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{4096}, std::size_t{1} << 30));
+      ->check(whole_number_in(4096LL, 1LL << 30));
   cmd->add_option("--max-connections-per-address", limits.max_connections_per_address,
                   "Open connections from one IP address")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+      ->check(whole_number_in(1, 1000000));
   cmd->add_option("--max-connections", limits.max_connections, "Open connections in all")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+      ->check(whole_number_in(1, 1000000));
   auto& lobby_limits = opt->server.lobby_limits;
   cmd->add_option("--max-tables-per-user", lobby_limits.max_open_tables_per_user,
                   "Open tables (set-up or playing) per account")
       ->capture_default_str()
-      ->check(CLI::Range(1, 100000));
+      ->check(whole_number_in(1, 100000));
   cmd->add_option("--max-tables-per-guest", lobby_limits.max_open_tables_per_guest,
                   "Open tables (set-up or playing) per guest")
       ->capture_default_str()
-      ->check(CLI::Range(0, 100000));
+      ->check(whole_number_in(0, 100000));
   cmd->add_option("--hash-threads", lobby_limits.hash_threads,
                   "Threads for password hashing (apart from the CPU players)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 64));
+      ->check(whole_number_in(1, 64));
   cmd->add_option("--max-waiting-hashes", lobby_limits.max_waiting_hashes,
                   "Password hashes waiting for the hash threads; more logins get \"server busy\"")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{1}, std::size_t{100000}));
+      ->check(whole_number_in(1, 100000));
   cmd->add_option("--login-backoff-base", opt->login_backoff_base,
                   "Seconds a name or address waits after its first failed login (doubling)")
       ->capture_default_str()
-      ->check(CLI::Range(0.001, 86400.0));
+      ->check(number_in(0.001, 86400.0));
   cmd->add_option("--login-backoff-max", opt->login_backoff_max,
                   "Longest wait in seconds after failed logins")
       ->capture_default_str()
-      ->check(CLI::Range(0.001, 86400.0 * 7));
+      ->check(number_in(0.001, 86400.0 * 7));
   cmd->add_option("--login-throttle-entries", lobby_limits.login_throttle_entries,
                   "Names (and addresses) the login back-off remembers")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{1}, std::size_t{10000000}));
+      ->check(whole_number_in(1, 10000000));
   cmd->add_option("--biloba-max-clicks", opt->biloba.max_clicks,
                   "Clicks kept per biloba 0.9.3 network game")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{100}, std::size_t{10000000}));
+      ->check(whole_number_in(100, 10000000));
   cmd->add_option("--max-plies", lobby_limits.max_plies,
                   "Plies after which a game ends drawn among the seats in play (no table runs "
                   "for ever)")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{10}, std::size_t{100000000}));
+      ->check(whole_number_in(10, 100000000));
   cmd->add_option("--nagtime", lobby_limits.nag_days,
                   "Days without a move before the player to move is reminded, on boards that do "
                   "not set -nagtime= (0 = none; boards challenged by mail: --mail-nagtime)")
       ->capture_default_str()
-      ->check(CLI::Range(0, server::kMaxCorrespondenceDays));
+      ->check(whole_number_in(0, server::kMaxCorrespondenceDays));
   cmd->add_option("--forfeittime", lobby_limits.forfeit_days,
                   "Days without a move before the player to move forfeits, on boards that do not "
                   "set -forfeittime= (0 = never; by mail: --mail-forfeittime)")
       ->capture_default_str()
-      ->check(CLI::Range(0, server::kMaxCorrespondenceDays));
+      ->check(whole_number_in(0, server::kMaxCorrespondenceDays));
   cmd->add_option("--mail-nagtime", lobby_limits.mail_nag_days,
-                  "--nagtime for boards challenged by mail")
+                  "Days before a nag on boards challenged by mail (as --nagtime)")
       ->capture_default_str()
-      ->check(CLI::Range(0, server::kMaxCorrespondenceDays));
+      ->check(whole_number_in(0, server::kMaxCorrespondenceDays));
   cmd->add_option("--mail-forfeittime", lobby_limits.mail_forfeit_days,
-                  "--forfeittime for boards challenged by mail")
+                  "Days before a forfeit on boards challenged by mail (as --forfeittime)")
       ->capture_default_str()
-      ->check(CLI::Range(0, server::kMaxCorrespondenceDays));
+      ->check(whole_number_in(0, server::kMaxCorrespondenceDays));
   // Tests only, hence no help (group ""): the wall clock's offset in ms is read from this file
   // (server/wall_clock.h), so that a test runs days of correspondence time in seconds.
   cmd->add_option("--test-clock-offset-file", lobby_limits.test_clock_offset_file)->group("");
   cmd->add_option("--events-kept", lobby_limits.events_kept,
                   "Events kept in memory per table for resync BOARD SEQ")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
+      ->check(whole_number_in(1, 1000000));
   cmd->add_option("--token-ttl", opt->token_ttl,
                   "Seconds an account's resume token stays valid after its last use")
       ->capture_default_str()
-      ->check(CLI::Range(1, 86400 * 366));
+      ->check(whole_number_in(1, 86400 * 366));
   cmd->add_option("--guest-token-ttl", opt->guest_token_ttl,
                   "Seconds a guest's resume token (and the guest's set-up tables) stay after "
                   "its last use")
       ->capture_default_str()
-      ->check(CLI::Range(1, 86400 * 366));
+      ->check(whole_number_in(1, 86400 * 366));
   cmd->add_option("--max-tokens-per-user", lobby_limits.max_tokens_per_user,
                   "Resume tokens kept per user; a new one revokes the least recently used")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{1}, std::size_t{1000}));
+      ->check(whole_number_in(1, 1000));
   cmd->add_option("--max-tokens", lobby_limits.max_tokens,
                   "Resume tokens kept in all; a new one revokes the one expiring first")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{1}, std::size_t{100000000}));
+      ->check(whole_number_in(1, 100000000));
   auto* cert = cmd->add_option("--tls-cert", opt->server.tls_cert,
                                "PEM certificate chain: serve HTTPS and WSS on the HTTP port")
                    ->check(CLI::ExistingFile);
@@ -189,7 +190,7 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--tls-handshake-timeout", opt->tls_handshake_timeout,
                   "Seconds a TLS client may take to finish its handshake")
       ->capture_default_str()
-      ->check(CLI::Range(1, 3600));
+      ->check(whole_number_in(1, 3600));
   cmd->add_option("--allow-origin", opt->server.allowed_origins,
                   "Origin (https://host[:port]) whose pages may open a WebSocket, besides the "
                   "served one; repeatable")
@@ -206,11 +207,11 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--lmtp-idle-timeout", opt->lmtp_idle_timeout,
                   "Seconds an LMTP connection may stay silent (or not read its answers)")
       ->capture_default_str()
-      ->check(CLI::Range(1, 86400));
+      ->check(whole_number_in(1, 86400));
   cmd->add_option("--lmtp-data-timeout", opt->lmtp_data_timeout,
                   "Seconds an LMTP DATA transaction may take in all")
       ->capture_default_str()
-      ->check(CLI::Range(1, 86400));
+      ->check(whole_number_in(1, 86400));
   cmd->add_option("--smtp", opt->mail.smtp_url,
                   "SMTP server for outgoing mail: smtp://HOST[:PORT] or smtps://HOST[:PORT]");
   cmd->add_option("--mail-from", opt->mail.mail_from,
@@ -218,7 +219,7 @@ void add_serve_command(CLI::App& app) {
   cmd->add_option("--max-mail-bytes", opt->mail.lmtp.max_message_bytes,
                   "Largest incoming mail in bytes (larger: 552)")
       ->capture_default_str()
-      ->check(CLI::Range(std::size_t{1024}, std::size_t{64} << 20));
+      ->check(whole_number_in(1024LL, 64LL << 20));
   cmd->add_option("--log-level", opt->log_level, "trace, debug, info, warn, error")
       ->capture_default_str();
   cmd->callback([opt, cmd, config] {

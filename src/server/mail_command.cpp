@@ -121,7 +121,7 @@ MailCommand rewrite_subject(std::string_view subject) {
     c.user = std::string(w[at + 1]);
     c.password = std::string(w[at + 2]);
     c.line = word + (w.size() == at + 4 ? " " + std::string(w[at + 3]) : std::string());
-    c.subject = "Plateau: " + word;
+    c.subject = "Plateau: " + c.line;
     return c;
   }
   // limit USERID PASSWORD N, change password USERID OLD NEW, change address USERID PASSWORD

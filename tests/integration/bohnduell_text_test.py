@@ -2,6 +2,9 @@
 """Two text clients over loopback: a pbmserv-style BohnDuell challenge played to the end, and a
 BSW-style table with /join and /start played to the end; records, standings and pages checked.
 Usage: bohnduell_text_test.py PLATEAU_BINARY"""
+import json
+import os
+import sqlite3
 import re
 import sys
 
@@ -176,10 +179,28 @@ def test_a_cpu_that_cannot_play_forfeits():
         carol = server.text("carol", "pw-carol", register=True)
         carol.send("/open bohnduell start=2")
         carol.expect(r"^Table bohnduell 101 is open")
+        # A bot that does not play the game is refused when seated...
         carol.send("/join cpu:classic 2")
-        carol.expect(r"^cpu:classic takes seat 2\.")
+        carol.expect(r"^error: bad CPU level: 'classic' does not play bohnduell; its computer "
+                     r"players are random, greedy, 1, 2, 3, 4, 5 \(or level1\.\.level5\)$")
+        carol.send("/join cpu:1 2")
+        carol.expect(r"^cpu:1 takes seat 2\.")
         carol.send("/join 1")
         carol.expect(r"^carol takes seat 1\.")
+        assert server.stop() == 0
+        # ... but a table stored before that check (or edited by hand) may hold one: its
+        # failure at its first turn is contained to the table, as a forfeit.
+        db = os.path.join(server.data_dir, "data", "plateau.db")
+        with sqlite3.connect(db) as con:
+            [(data,)] = con.execute("SELECT data FROM tables WHERE number = 101").fetchall()
+            table = json.loads(data)
+            cpu = [s for s in table["seats"] if s["kind"] != "user"]
+            assert len(cpu) == 1, table["seats"]
+            cpu[0]["name"] = "classic"
+            con.execute("UPDATE tables SET data = ? WHERE number = 101", (json.dumps(table),))
+        server.start()
+        carol = server.text("carol", "pw-carol")
+        carol.send("/table 101")
         carol.send("/start")
         carol.expect(r"^error: cpu:classic cannot play here \(.*\) and forfeits$")
         # It forfeits before every player has moved: no result (issue 12, consent).
