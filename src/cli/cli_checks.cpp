@@ -60,18 +60,35 @@ CLI::Validator number_in(double lo, double hi) {
 }
 
 std::optional<std::string> unknown_command(const CLI::App& app, int argc, char** argv) {
-  if (argc < 2 || argv[1][0] == '-') return std::nullopt;
-  const std::string word = argv[1];
-  std::vector<std::string> names;
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
-    if (sub->get_name() == word) return std::nullopt;
-    names.push_back(sub->get_name());
+  // Walks down the subcommands named (`plateau store copy`) to the first word that names none
+  // where the command above it has subcommands.
+  const CLI::App* at = &app;
+  std::string path;
+  for (int i = 1; i < argc && argv[i][0] != '-'; ++i) {
+    const auto subs = at->get_subcommands([](const CLI::App*) { return true; });
+    if (subs.empty()) return std::nullopt;  // a positional argument of `at`
+    const std::string word = argv[i];
+    std::vector<std::string> names;
+    const CLI::App* next = nullptr;
+    for (const CLI::App* sub : subs) {
+      if (sub->get_name() == word) next = sub;
+      names.push_back(sub->get_name());
+    }
+    if (next) {
+      path += next->get_name() + " ";
+      at = next;
+      continue;
+    }
+    // The word is echoed back: keep a hostile or mistaken 10 kB argument out of the message.
+    const std::string shown =
+        path + std::string(utf8_prefix(word, 40)) + (word.size() > 40 ? "..." : "");
+    const std::string near = closest_word(word, names);
+    if (!near.empty()) {
+      return "unknown command '" + shown + "'; did you mean '" + path + near + "'?";
+    }
+    return "unknown command '" + shown + "'; the commands are " + join(names, ", ");
   }
-  // The word is echoed back: keep a hostile or mistaken 10 kB argument out of the message.
-  const std::string shown = std::string(utf8_prefix(word, 40)) + (word.size() > 40 ? "..." : "");
-  const std::string near = closest_word(word, names);
-  if (!near.empty()) return "unknown command '" + shown + "'; did you mean '" + near + "'?";
-  return "unknown command '" + shown + "'; the commands are " + join(names, ", ");
+  return std::nullopt;
 }
 
 void add_version(CLI::App& app) {

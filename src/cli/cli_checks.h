@@ -18,9 +18,10 @@ CLI::Validator whole_number_in(long long lo, long long hi);
 // The same for a real number in [lo, hi] ("must be a number from 0.001 to 86400, got 'x'").
 CLI::Validator number_in(double lo, double hi);
 
-// If argv names no subcommand of `app` where one is expected (argv[1] does not start with '-'
-// and is not a subcommand), the message to print: "unknown command 'gmaes'; did you mean
-// 'games'?" or "unknown command 'xyz'; the commands are games, moves, ...". Else nullopt.
+// If argv names no subcommand where one is expected (a word before the first option that is
+// not a subcommand of the command above it, at any depth), the message to print: "unknown
+// command 'gmaes'; did you mean 'games'?", "unknown command 'store cpy'; did you mean 'store
+// copy'?" or "unknown command 'xyz'; the commands are games, moves, ...". Else nullopt.
 std::optional<std::string> unknown_command(const CLI::App& app, int argc, char** argv);
 
 // `--version` on `app` ("plateau 0.1.0") and that line at the end of the help of `app` and of

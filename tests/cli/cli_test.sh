@@ -153,6 +153,7 @@ check "version" "plateau 0.1.0" "$("$plateau" --version)"
 check "version in a subcommand's help" "plateau 0.1.0" "$("$plateau" perft --help | tail -n 1)"
 bad "unknown subcommand names the closest" "plateau: unknown command 'gmaes'; did you mean 'games'? (try --help)" gmaes
 bad "unknown subcommand lists the commands" "plateau: unknown command 'xyzzy'; the commands are games, moves, board, perft, play, match, analyse, solve, serve, mail-in, store (try --help)" xyzzy
+bad "an unknown subcommand of a subcommand" "plateau: unknown command 'store cpy'; did you mean 'store copy'? (try --help)" store cpy
 bad "a numeric argument says its range" "plateau: DEPTH: must be a whole number from 1 to 64, got 'x' (try --help)" perft phutball x
 bad "a numeric option says its range" "plateau: --games: must be a whole number from 1 to 1000000, got '0' (try --help)" match bohnduell 1 2 --games 0
 bad "a record of another game says which" "plateau: the record is a bohnduell game, not biloba" board biloba --record "$tmp/r1.record"
