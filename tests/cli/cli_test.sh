@@ -6,16 +6,7 @@ plateau=$1
 data=$2
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-failures=0
-
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" != "$3" ]; then
-    echo "FAIL: $1"; echo "--- expected"; echo "$2"; echo "--- actual"; echo "$3"
-    failures=$((failures + 1))
-  else
-    echo "ok: $1"
-  fi
-}
+. "$(dirname "$0")/../check.sh"
 
 check "moves at start" "$(printf 'S1\nS2\nS3\nS4')" "$("$plateau" moves bohnduell)"
 

@@ -1,15 +1,7 @@
 # Helpers of the install tests (sourced): exact checks counted in $failures, a free port, a
 # `plateau serve` started in the background and stopped, an HTTP GET. Needs python3 and curl.
 
-failures=0
-check() {  # check NAME EXPECTED ACTUAL
-  if [ "$2" != "$3" ]; then
-    echo "FAIL: $1"; echo "--- expected"; echo "$2"; echo "--- actual"; echo "$3"
-    failures=$((failures + 1))
-  else
-    echo "ok: $1"
-  fi
-}
+. "$(dirname "${BASH_SOURCE[0]}")/../check.sh"
 
 finish() {  # the summary line and the exit status
   echo "$failures failure(s)"
