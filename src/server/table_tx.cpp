@@ -15,6 +15,7 @@
 #include "server/board_page.h"
 #include "server/fault_hook.h"
 #include "server/table.h"
+#include "store/store_failure.h"
 
 namespace plateau::server {
 
@@ -245,12 +246,14 @@ void Table::committed(Tx& tx, Done done, std::exception_ptr error) {
   if (error) {
     // Nothing of this batch is on disk: the memory goes back to what is, and nobody was told
     // anything yet, so nothing acknowledged is lost.
+    // The players hear a fixed reason; the log keeps the whole one (store_failure.h says why).
     const std::string why = what_of(error);
+    const std::string told = store::reason_for_players(error);
     const std::string message =
         !committed_.stored
-            ? "table " + label() + " could not be saved (" + why + "); it was not opened"
-        : tx.moved ? "the move could not be saved (" + why + "); it was not played"
-                   : "the command could not be saved (" + why + "); nothing changed";
+            ? "table " + label() + " could not be saved (" + told + "); it was not opened"
+        : tx.moved ? "the move could not be saved (" + told + "); it was not played"
+                   : "the command could not be saved (" + told + "); nothing changed";
     spdlog::error("table {}: store write failed: {}; back to the last saved state", label(), why);
     roll_back(tx.undo);
     retry_after_ms_ = TableServices::now_ms() + kStoreRetryMs;
