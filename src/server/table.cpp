@@ -318,7 +318,7 @@ std::vector<int> Table::human_seats_except(int table_seat) const {
   std::vector<int> out;
   for (std::size_t s = 0; s < seats_.size(); ++s) {
     if (static_cast<int>(s) != table_seat && seats_[s].kind == SeatKind::kUser &&
-        !resigned_.count(static_cast<int>(s))) {
+        has_turns_left(static_cast<int>(s))) {
       out.push_back(static_cast<int>(s));
     }
   }

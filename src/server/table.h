@@ -270,6 +270,8 @@ class Table : public std::enable_shared_from_this<Table> {
   // Throws CommandError when `table_seat` has no turn to play any more: it resigned (the
   // computer plays its pawns) or its side is out of the game (State::seat_in_play).
   void require_turns_left(int table_seat) const;
+  // False when require_turns_left(table_seat) would throw.
+  bool has_turns_left(int table_seat) const;
   // True when the computer plays the turns of `table_seat`: a CPU seat or a resigned seat.
   bool computer_plays(int table_seat) const;
   // The rules' `returns` (by game seat) with the resigned seats' share given to the others,
@@ -352,6 +354,8 @@ class Table : public std::enable_shared_from_this<Table> {
   // The clocks by game seat for a display; kAbsent without a clock, kNull before it has banks.
   ClocksView clocks_view() const;
   bool everyone_moved() const;
+  // The seats of people other than `table_seat` who still have turns (has_turns_left): the
+  // ones a draw offer or an undo request waits for.
   std::vector<int> human_seats_except(int table_seat) const;
   std::string label() const;  // "bohnduell 101"
   std::string title() const;  // "BohnDuell Board 101"

@@ -108,7 +108,7 @@ void Table::cmd_request(Tx& tx, RequestKind kind) {
   require_playing();
   const int mine = table_seat_of(tx.caller.user);
   if (mine < 0) throw CommandError("you do not play at " + label());
-  if (resigned_.count(mine)) throw CommandError("you have resigned at " + label());
+  require_turns_left(mine);  // a resigned or eliminated seat neither asks nor is asked
   if (request_) {
     throw CommandError(std::string("a ") + request_word(request_->kind) +
                        " request is already pending");
@@ -127,7 +127,7 @@ void Table::cmd_answer(Tx& tx, bool accept) {
   require_playing();
   const int mine = table_seat_of(tx.caller.user);
   if (mine < 0) throw CommandError("you do not play at " + label());
-  if (resigned_.count(mine)) throw CommandError("you have resigned at " + label());
+  require_turns_left(mine);  // a resigned or eliminated seat neither asks nor is asked
   if (!request_) throw CommandError("there is no draw offer or undo request to answer");
   if (request_->by == mine) throw CommandError("you cannot answer your own request");
   const RequestKind kind = request_->kind;
@@ -146,8 +146,11 @@ void Table::cmd_answer(Tx& tx, bool accept) {
   }
   request_.reset();
   if (kind == RequestKind::kDraw) {
-    const int n = game_->num_seats();
-    end_game(tx, std::vector<double>(static_cast<std::size_t>(n), 1.0 / n), "agreement");
+    // Shared by the seats still in the game: a side already out has lost (3+ seats).
+    std::vector<double> shares(static_cast<std::size_t>(game_->num_seats()), 0.0);
+    const std::vector<int> left = contenders();
+    for (int g : left) shares[static_cast<std::size_t>(g)] = 1.0 / static_cast<double>(left.size());
+    end_game(tx, shares, "agreement");
     return;
   }
   undo_last(tx);

@@ -28,6 +28,12 @@ void Table::require_turns_left(int table_seat) const {
   }
 }
 
+bool Table::has_turns_left(int table_seat) const {
+  return !resigned_.count(table_seat) &&
+         (!state_ || state_->is_terminal() ||
+          state_->seat_in_play(game_seat_of_table_seat(table_seat)));
+}
+
 void Table::resign_from_many(Tx& tx, int table_seat) {
   if (resigned_.count(table_seat)) {
     throw CommandError("you have already resigned at " + label() +

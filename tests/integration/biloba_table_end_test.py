@@ -94,21 +94,57 @@ DOOMED = ("##.....##/#.......#/........B/.......BB/O...*.BB./.......BB/....R...B
           "##RR.RR## O 3")
 
 
+def restart_from(server, position):
+    """Stops `server` and restarts it with board 101 starting from `position` (the stored
+    snapshot's start position, edited in the database)."""
+    assert server.stop() == 0
+    db = os.path.join(server.data_dir, "data", "plateau.db")
+    with sqlite3.connect(db) as c:
+        (data,) = c.execute("SELECT data FROM tables WHERE number = 101").fetchone()
+        snapshot = json.loads(data)
+        snapshot["initial"] = position
+        c.execute("UPDATE tables SET data = ? WHERE number = 101", (json.dumps(snapshot),))
+    server.start()
+
+
+def test_an_eliminated_person_neither_asks_nor_is_asked():
+    # Before, Orange out of the game could still offer a draw or accept one (and so share it),
+    # and an offer waited for Orange's answer.
+    server = Server(BINARY, extra=["--rate", "1000"]).start()
+    try:
+        for name in ("alice", "bob", "carol"):
+            server.text(name, "pw-" + name + "-123", register=True).close()
+        alice = server.text("alice", "pw-alice-123")
+        alice.send("biloba challenge -players=3 alice bob carol")
+        alice.expect(r"^New Biloba Board 101$")
+        restart_from(server, DOOMED)
+        alice, bob, carol = (server.text(n, "pw-" + n + "-123") for n in ("alice", "bob", "carol"))
+        alice.send("move 101 out#1")
+        alice.expect(r"^biloba 101: 1\. O alice out$")
+        alice.send("propose 101")
+        alice.expect(r"^error: you have no turn left at biloba 101: your side is out of the game")
+        bob.send("propose 101")
+        bob.expect(r"^biloba 101: bob has proposed a draw; waiting for carol\.$")
+        alice.send("accept 101")
+        alice.expect(r"^error: you have no turn left at biloba 101")
+        carol.send("accept 101")
+        # Shared by the two who still play; Orange, already out, gets 0.
+        carol.expect(r"^biloba 101: Game was a tie between bob and carol\. \(0-1/2-1/2, agreement\)$")
+        status, record = server.http_get("/records/biloba/101")
+        assert '[Result "0-1/2-1/2"]' in record and '[Termination "agreement"]' in record, record
+        assert server.stop() == 0
+    finally:
+        if server.alive():
+            server.kill()
+
+
 def test_an_eliminated_person_is_answered_at_once():
     server = Server(BINARY, extra=["--rate", "1000"]).start()
     try:
         alice = server.text("alice", "pw-alice", register=True)
         alice.send("biloba challenge -players=3 alice cpu:2 cpu:3")
         alice.expect(r"^New Biloba Board 101$")
-        assert server.stop() == 0
-        # The table starts from DOOMED instead (the snapshot's start position).
-        db = os.path.join(server.data_dir, "data", "plateau.db")
-        with sqlite3.connect(db) as c:
-            (data,) = c.execute("SELECT data FROM tables WHERE number = 101").fetchone()
-            snapshot = json.loads(data)
-            snapshot["initial"] = DOOMED
-            c.execute("UPDATE tables SET data = ? WHERE number = 101", (json.dumps(snapshot),))
-        server.start()
+        restart_from(server, DOOMED)
         alice = server.text("alice", "pw-alice")
         alice.send("move 101 out#1")
         alice.expect(r"^biloba 101: 1\. O alice out$")
@@ -198,6 +234,7 @@ def test_the_server_ply_limit_ends_an_endless_table():
 
 if __name__ == "__main__":
     run_tests([test_resigned_person_and_two_cpus_finish, test_no_progress_option_at_a_table,
+               test_an_eliminated_person_neither_asks_nor_is_asked,
                test_the_contest_ends_when_one_contender_is_left,
                test_the_server_ply_limit_ends_an_endless_table,
                test_an_eliminated_person_is_answered_at_once])
