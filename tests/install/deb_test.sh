@@ -37,6 +37,9 @@ check "package files" "./etc/plateau/plateau.ini
 ./usr/share/icons/hicolor/scalable/apps/biloba.svg
 ./usr/share/man/man6/biloba-server.6.gz
 ./usr/share/man/man6/biloba.6.gz
+./usr/share/man/man6/plateau-mail-in.6.gz
+./usr/share/man/man6/plateau-serve.6.gz
+./usr/share/man/man6/plateau-store.6.gz
 ./usr/share/man/man6/plateau.6.gz
 ./usr/share/plateau/web/favicon.svg
 ./usr/share/plateau/web/index.html" \
