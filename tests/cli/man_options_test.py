@@ -14,6 +14,8 @@ For every subcommand that `plateau --help` lists (and their own subcommands, `st
 * each positional (GAME, DEPTH, BOTS) is named, as a word, in its subcommand's part or the
   page's SYNOPSIS;
 * the reverse: an option tag in a page that `--help` does not list for that subcommand fails;
+* each range and default that `--help` shows (`INT:INT in 1 to 64=2`) is in the option's
+  paragraph (`1 to 64`, `default 2`);
 * every subcommand has a `.SS "plateau SUB"` part in plateau.6 (its summary), and every page is
   installed (packaging/install.cmake) and formats without a warning (`man --warnings -l`).
 
@@ -52,12 +54,23 @@ def help_sections(text):
     return sections
 
 
+HELP_TYPE = re.compile(r"(?:[A-Z]+(?::[A-Z]+)?)(?: in (?P<lo>\S+) to (?P<hi>[^=\s]+))?"
+                       r"(?:=(?P<default>\S+))?")
+
+
 def help_options(lines):
-    """Option names of the "Options:" lines: `  -h,--help  ...` gives -h and --help."""
-    names = set()
+    """{option name: (range or None, default or None)} of the "Options:" lines:
+    `  --games INT:INT in 1 to 1000000=100  Number of games` gives --games: ("1 to 1000000",
+    "100"); `  -h,--help  ...` gives -h and --help."""
+    names = {}
     for line in lines:
         if line.startswith("  ") and line[2:3] == "-":
-            names.update(OPTION.findall(line.split()[0]))
+            first = line.strip().split("  ")[0].split(" ", 1)
+            m = HELP_TYPE.match(first[1]) if len(first) > 1 else None
+            bounds = f"{m.group('lo')} to {m.group('hi')}" if m and m.group("lo") else None
+            default = m.group("default") if m else None
+            for name in OPTION.findall(first[0]):
+                names[name] = (bounds, default)
     return names
 
 
@@ -89,7 +102,8 @@ def unescape(troff):
 
 
 def parse_page(path, own):
-    """{command path: (set of option tags, [lines of text])} of one man page; `own` is the
+    """{command path: ({option tag: its paragraph as text}, [lines of text])} of one man page;
+    `own` is the
     command path the page starts with (() for plateau.6, ("serve",) for plateau-serve.6)."""
     parts = {}
     current = own
@@ -106,12 +120,19 @@ def parse_page(path, own):
         m = re.fullmatch(r'\.SS "?plateau ([^"]+)"?', line)
         if m:
             current = tuple(unescape(m.group(1)).split())
-        tags, text = parts.setdefault(current, (set(), []))
+        tags, text = parts.setdefault(current, ({}, []))
         text.append(unescape(line))
         if line == ".TP" and i + 1 < len(lines):
             tag = lines[i + 1]
             if re.match(r"\.(B|BI|BR|I|IR|IB)\b", tag):
-                tags.update(OPTION.findall(unescape(tag.split(None, 1)[1] if " " in tag else "")))
+                paragraph = []
+                for body in lines[i + 2:]:
+                    if re.match(r"\.(TP|SS|SH|PP)\b", body):
+                        break
+                    paragraph.append(re.sub(r"^\.[A-Z]{1,2}\b", "", unescape(body)))
+                text_of = " ".join(" ".join(paragraph).split())
+                for name in OPTION.findall(unescape(tag.split(None, 1)[1] if " " in tag else "")):
+                    tags[name] = text_of
     return parts, synopsis
 
 
@@ -142,25 +163,38 @@ def main():
     # Options every subcommand inherits from `plateau` (CLI11's help flags): documented with
     # `plateau`'s own in plateau.6, and again in each page of its own (whose reader may not
     # have read plateau.6).
-    inherited = set.intersection(*(opts for path, opts in options.items() if path))
+    inherited = set.intersection(*(set(opts) for path, opts in options.items() if path))
     check("inherited options", inherited == {"-h", "--help", "--help-all"},
           f"expected -h --help --help-all, --help lists {sorted(inherited)}")
 
     for path, opts in sorted(options.items()):
         name = " ".join(("plateau",) + path)
         page = page_of(path)
-        tags, text = parsed[page][0].get(path, (set(), []))
+        tag_text, text = parsed[page][0].get(path, ({}, []))
+        tags = set(tag_text)
         # plateau.6 documents the inherited options once, in its OPTIONS section.
-        required = opts - inherited if path and page == "plateau.6" else opts
+        required = set(opts) - inherited if path and page == "plateau.6" else set(opts)
         where = f" under .SS \"{name}\"" if (path and page == "plateau.6") or len(path) > 1 else ""
         for option in sorted(required - tags):
             check(f"{name} {option} documented", False,
                   f"`{name} --help` lists {option}; {page} has no .TP tag for it{where}")
-        for option in sorted(tags - opts):
+        for option in sorted(tags - set(opts)):
             check(f"{name} {option} exists", False,
                   f"{page} documents {option} for `{name}`, which its --help does not list")
         check(f"{name}: options documented in {page} exactly ({len(required)})",
-              required <= tags <= opts, "see above")
+              required <= tags <= set(opts), "see above")
+        # Each range and default of --help is in the option's paragraph ("1 to 64", "default
+        # 2"), but the default of --web-dir, which --help computes where it runs.
+        for option in sorted(tags & set(opts)):
+            bounds, default = opts[option]
+            paragraph = tag_text[option]
+            if bounds and bounds not in paragraph:
+                check(f"{name} {option} range", False,
+                      f"--help says {bounds}; {page} says: {paragraph}")
+            if default and option != "--web-dir" and \
+                    f"default {default}".lower() not in paragraph.lower():
+                check(f"{name} {option} default", False,
+                      f"--help says the default is {default}; {page} says: {paragraph}")
         synopsis = " ".join(parsed[page][1])
         for positional in positionals[path]:
             words = set(re.findall(r"[A-Z][A-Z0-9_]*", " ".join(text) + " " + synopsis))
