@@ -36,8 +36,8 @@ import urllib.request
 
 # Commands this test does not run, and why (the key is the command without its comment).
 NOT_RUN = {
-    "make run": "builds and starts the server for good (the session and curl below run on the "
-                "same server)",
+    "make run": "builds, then serves until stopped (README's text-port session and health "
+                "check run here on a `plateau serve` of their own)",
     "make test": "the whole suite, of which this test is one",
     "make deb": "install_deb_test builds the same package (cpack -G DEB) and checks it",
     "sudo apt install ./build/release/plateau_0.1.0_amd64.deb":
@@ -253,7 +253,8 @@ def run_session(server, line_no, body, rename):
             script[-1][1].append(line)
         else:
             greeting.append(line)
-    label = "second connection, with the name and board the server gave" if rename else "as written"
+    label = "needs the server; " + ("second connection, with the name and board the server gave"
+                                    if rename else "as written")
     with socket.create_connection(("127.0.0.1", server.text), timeout=10) as sock:
         got = read_quiet(sock)
         report(f"README:{line_no} text port greeting ({label})", got[:len(greeting)] == greeting,
@@ -285,8 +286,9 @@ def run_session(server, line_no, body, rename):
 def run_command(workdir, env, line_no, command, expected, server):
     k = key(command)
     name = f"README:{line_no} `{k}`"
-    if server:
+    if HTTP in command:
         command = command.replace(HTTP, f"127.0.0.1:{server.http}")
+        name += " (needs the server: on its HTTP port)"
     if k in STOP_AFTER_FIRST_LINE:
         proc = subprocess.Popen(["bash", "-c", command], cwd=workdir, env=env,
                                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
