@@ -28,6 +28,10 @@ set(CPACK_DEBIAN_PACKAGE_CONFLICTS biloba)
 set(CPACK_DEBIAN_PACKAGE_REPLACES biloba)
 # /etc/plateau/plateau.ini is a configuration file: dpkg keeps the administrator's edits.
 file(WRITE ${PROJECT_BINARY_DIR}/packaging/conffiles "/etc/plateau/plateau.ini\n")
-set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${PROJECT_BINARY_DIR}/packaging/conffiles)
+# The maintainer scripts tell systemd of the unit, restart the server on an upgrade and stop it
+# on removal (packaging/debian/; the service is enabled by the administrator, not by them).
+set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA ${PROJECT_BINARY_DIR}/packaging/conffiles
+    ${PROJECT_SOURCE_DIR}/packaging/debian/postinst ${PROJECT_SOURCE_DIR}/packaging/debian/prerm
+    ${PROJECT_SOURCE_DIR}/packaging/debian/postrm)
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 include(CPack)

@@ -24,7 +24,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/web/dist/ DESTINATION ${PLATEAU_WEBDIR} 
 # Man pages, gzipped as Debian ships them (-n: no name or time stamp, a reproducible file).
 find_program(GZIP_EXECUTABLE gzip REQUIRED)
 set(plateau_man_gz)
-foreach(page plateau biloba biloba-server)
+foreach(page plateau plateau-serve plateau-mail-in plateau-store biloba biloba-server)
   set(gz ${PROJECT_BINARY_DIR}/man/${page}.6.gz)
   add_custom_command(OUTPUT ${gz}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${PROJECT_BINARY_DIR}/man

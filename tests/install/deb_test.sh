@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Debian package (issue 19 item 2): `cpack -G DEB` (what `make deb` runs) builds
-# plateau_VERSION_amd64.deb; its control fields and file list are checked, `lintian` reports no
-# error on it (its warnings: docs/INSTALL.md).
+# plateau_VERSION_amd64.deb; its control fields, maintainer scripts and file list are checked,
+# `lintian` reports no error on it (its warnings: docs/INSTALL.md).
 # Exit 77 (skipped) without lintian (scripts/install-deps.sh installs it).
 # Usage: deb_test.sh BUILD_DIR SOURCE_DIR
 set -u
@@ -26,6 +26,13 @@ check "Conflicts" "biloba" "$(field Conflicts)"
 check "Replaces" "biloba" "$(field Replaces)"
 check "Depends names libc6" "1" "$(field Depends | grep -c 'libc6 (>=')"
 check "conffiles" "/etc/plateau/plateau.ini" "$(dpkg-deb --ctrl-tarfile "$deb" | tar -xO ./conffiles)"
+check "control files" "$(printf './conffiles\n./control\n./md5sums\n./postinst\n./postrm\n./prerm')" \
+  "$(dpkg-deb --ctrl-tarfile "$deb" | tar -t | grep -v '^./$' | LC_ALL=C sort)"
+for script in postinst prerm postrm; do
+  check "$script is packaging/debian/$script, mode 0755" "$(cat "$src/packaging/debian/$script")
+-rwxr-xr-x" "$(dpkg-deb --ctrl-tarfile "$deb" | tar -xO "./$script")
+$(dpkg-deb --ctrl-tarfile "$deb" | tar -tv "./$script" | cut -c1-10)"
+done
 check "package files" "./etc/plateau/plateau.ini
 ./usr/bin/plateau
 ./usr/games/biloba
@@ -37,6 +44,9 @@ check "package files" "./etc/plateau/plateau.ini
 ./usr/share/icons/hicolor/scalable/apps/biloba.svg
 ./usr/share/man/man6/biloba-server.6.gz
 ./usr/share/man/man6/biloba.6.gz
+./usr/share/man/man6/plateau-mail-in.6.gz
+./usr/share/man/man6/plateau-serve.6.gz
+./usr/share/man/man6/plateau-store.6.gz
 ./usr/share/man/man6/plateau.6.gz
 ./usr/share/plateau/web/favicon.svg
 ./usr/share/plateau/web/index.html" \

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The install rules (issue 19 item 1), as a packager uses them: `cmake --install BUILD --prefix
 # /usr` into a temporary DESTDIR, the exact file list, then the installed programs run: `plateau
-# --version`, `plateau games`, `biloba --help`, `man -l` on each page, `systemd-analyze verify` on
+# --version`, `plateau games`, `biloba --help`, `man --warnings -l` on each page, `systemd-analyze verify` on
 # the unit, and `plateau serve` answering GET / from the installed browser client (run outside the
 # source tree, so from share/plateau/web).
 # Usage: install_test.sh BUILD_DIR SOURCE_DIR
@@ -28,6 +28,9 @@ usr/share/doc/plateau/copyright
 usr/share/icons/hicolor/scalable/apps/biloba.svg
 usr/share/man/man6/biloba-server.6.gz
 usr/share/man/man6/biloba.6.gz
+usr/share/man/man6/plateau-mail-in.6.gz
+usr/share/man/man6/plateau-serve.6.gz
+usr/share/man/man6/plateau-store.6.gz
 usr/share/man/man6/plateau.6.gz'
 check "installed files" "$expected" \
   "$(cd "$root" && find . ! -type d | sed 's|^\./||' | grep -v '^usr/share/plateau/web/' | LC_ALL=C sort)"
@@ -39,7 +42,7 @@ if [ -f "$src/web/dist/index.html" ]; then
 else
   echo "FAIL: no web/dist/index.html (the web_build test builds it)"; failures=$((failures + 1))
 fi
-check "man pages gzipped" "$(printf 'gzip\ngzip\ngzip')" \
+check "man pages gzipped" "$(printf 'gzip\n%.0s' 1 2 3 4 5 6)" \
   "$(for f in "$root"/usr/share/man/man6/*.gz; do file -b --mime-type "$f" | sed 's|application/||'; done)"
 
 cd "$tmp"  # no web/dist here: the installed plateau finds its own web client
@@ -52,11 +55,12 @@ check "biloba-server --help" "0" "$("$root/usr/games/biloba-server" --help >/dev
 check "serve --help web dir" "1" \
   "$("$bin" serve --help | grep -cE -- "--web-dir TEXT=$root/usr/share/plateau/web( |$)")"
 
-# Each man page formats without a warning (man-db's man -l; groff directly if there is no man).
-for page in plateau biloba biloba-server; do
+# Each man page formats without a warning (man-db's man --warnings -l; groff -ww directly if
+# there is no man).
+for page in plateau plateau-serve plateau-mail-in plateau-store biloba biloba-server; do
   gz=$root/usr/share/man/man6/$page.6.gz
   if man --version >/dev/null 2>&1; then
-    out=$(MANWIDTH=80 MAN_KEEP_FORMATTING=0 man -l -Tutf8 "$gz" 2>"$tmp/man.err" | col -b)
+    out=$(MANWIDTH=80 MAN_KEEP_FORMATTING=0 man --warnings -l -Tutf8 "$gz" 2>"$tmp/man.err" | col -b)
   else
     out=$(zcat "$gz" | groff -man -Tutf8 -ww 2>"$tmp/man.err" | col -b)
   fi
