@@ -1,0 +1,484 @@
+// The event loop. The test trace (--trace FILE) gets one line per event, written after the
+// frame that shows it is on the screen:
+//   menu MS                 the menu's first frame, MS milliseconds after the process started
+//   help N                  help page N shown
+//   game                    the game screen's first frame
+//   turn N C TOKEN POS      a completed turn (gui_turns.h trace_turn)
+//   ready SEAT TURNS        a person of this window is asked to click (TURNS turns played)
+//   over MESSAGE            the game ended (MESSAGE may be empty)
+//   saved PATH | save-error TEXT
+//   chat LINE               a chat line shown
+#include "gui/gui_app.h"
+
+#include <SDL.h>
+#include <SDL_ttf.h>
+
+#include <atomic>
+#include <ctime>
+#include <fstream>
+#include <memory>
+#include <mutex>
+#include <thread>
+
+#include "compat/biloba/blb.h"
+#include "compat/biloba/discovery.h"
+#include "compat/biloba/legacy_client.h"
+#include "gui/gui_draw.h"
+#include "gui/gui_driver.h"
+#include "gui/gui_screens.h"
+
+namespace plateau::gui {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+const Clock::time_point kProcessStart = Clock::now();
+
+// Servers heard on UDP 8001, from a thread of its own (stopped with the window).
+struct LanScan {
+  std::mutex mu;
+  std::vector<std::string> hosts;
+  std::atomic<bool> stop{false};
+};
+
+void scan_lan(const std::shared_ptr<LanScan>& scan) {
+  while (!scan->stop) {
+    try {
+      const auto found = biloba::net::scan_servers(std::chrono::milliseconds(1500));
+      std::lock_guard lock(scan->mu);
+      for (const auto& s : found) {
+        if (std::find(scan->hosts.begin(), scan->hosts.end(), s.host) == scan->hosts.end()) {
+          scan->hosts.push_back(s.host);
+        }
+      }
+    } catch (const std::exception&) {
+      return;  // UDP 8001 taken: no discovery, the server can still be typed
+    }
+  }
+}
+
+struct GameList {
+  std::mutex mu;
+  bool done = false;
+  std::string error;
+  std::vector<biloba::net::ListedGame> games;
+};
+
+class App {
+ public:
+  App(const WindowOptions& o, SDL_Window* w, SDL_Renderer* r)
+      : o_(o), window_(w), canvas_(r, find_font(false), find_font(true)), lang_(o.lang),
+        menu_(o.lang), lan_(std::make_shared<LanScan>()) {
+    menu_.players = o.players;
+    menu_.server = o.server;
+    if (!o.trace_file.empty()) trace_.open(o.trace_file, std::ios::trunc);
+    std::thread([scan = lan_] { scan_lan(scan); }).detach();
+  }
+  ~App() { lan_->stop = true; }
+
+  int run();
+
+ private:
+  enum class Screen { kMenu, kList, kGame };
+  void start_local(const std::vector<SeatKind>& seats);
+  void start_network(bool create, int join_id);
+  void back_to_menu();
+  void on_click(int x, int y);
+  void on_key(const SDL_KeyboardEvent& k);
+  void on_text(const char* utf8);
+  void refresh();  // reads the driver and the LAN list; sets dirty_
+  void draw();
+  void save();
+  void trace(const std::string& line) {
+    if (trace_.is_open()) trace_ << line << "\n" << std::flush;
+  }
+
+  WindowOptions o_;
+  SDL_Window* window_;
+  Canvas canvas_;
+  Lang lang_;
+  MenuState menu_;
+  std::shared_ptr<LanScan> lan_;
+  std::ofstream trace_;
+  Screen screen_ = Screen::kMenu;
+  int help_ = 0;  // help page shown over the screen (0 = none)
+  bool editing_server_ = false;
+  bool dirty_ = true, quit_ = false, menu_traced_ = false, game_traced_ = false;
+  std::string status_;
+  std::shared_ptr<GameList> list_;
+  std::unique_ptr<GameDriver> driver_;
+  DriverView view_;
+  std::uint64_t seen_version_ = ~0ull;
+  std::size_t shown_turns_ = 0;
+  std::vector<std::string> events_, pending_trace_;
+  std::size_t shown_chat_ = 0;
+  std::string chat_input_, ready_key_;
+  bool over_traced_ = false, network_ = false;
+  std::string title_ = "Biloba";
+  ClickHints hints_;
+};
+
+void App::start_local(const std::vector<SeatKind>& seats) {
+  LocalSetup s;
+  s.players = static_cast<int>(seats.size());
+  s.seats = seats;
+  s.names.assign(menu_.names.begin(), menu_.names.begin() + s.players);
+  s.seed = o_.seed;
+  s.cpu_delay = o_.cpu_delay;
+  s.lang = lang_;
+  driver_ = GameDriver::local(s);
+  network_ = false;
+  screen_ = Screen::kGame;
+}
+
+void App::start_network(bool create, int join_id) {
+  NetworkSetup s;
+  s.host = menu_.server;
+  s.port = o_.port;
+  s.players = menu_.players;
+  s.create = create;
+  s.my_name = o_.name.empty() ? menu_.names[0] : o_.name;
+  s.game_name = create && o_.start && !o_.start->name.empty()
+                    ? o_.start->name
+                    : s.my_name + " " + text(lang_, Text::kGameName);
+  s.join_id = join_id;
+  s.my_kind = menu_.seats[0];
+  s.seed = o_.seed;
+  s.cpu_delay = o_.cpu_delay;
+  s.lang = lang_;
+  driver_ = GameDriver::network(s);
+  network_ = true;
+  screen_ = Screen::kGame;
+  SDL_StartTextInput();
+}
+
+void App::back_to_menu() {
+  driver_.reset();
+  view_ = DriverView{};
+  seen_version_ = ~0ull;
+  shown_turns_ = shown_chat_ = 0;
+  events_.clear();
+  chat_input_.clear();
+  ready_key_.clear();
+  over_traced_ = game_traced_ = false;
+  hints_ = {};
+  status_.clear();
+  screen_ = Screen::kMenu;
+  dirty_ = true;
+}
+
+void App::save() {
+  const DriverView v = driver_ ? driver_->view() : DriverView{};
+  if (v.clicks.records.size() < 3) {  // as the original: nothing worth a file
+    status_ = text(lang_, Text::kSaveNothing);
+    return;
+  }
+  try {
+    const std::string path = biloba::net::save_last_game_path(std::time(nullptr));
+    biloba::net::write_blb_file(path, v.clicks);
+    status_ = std::string(text(lang_, Text::kSaved)) + " " + path;
+    pending_trace_.push_back("saved " + path);
+  } catch (const std::exception& e) {
+    status_ = std::string(text(lang_, Text::kError)) + ": " + e.what();
+    pending_trace_.push_back(std::string("save-error ") + e.what());
+  }
+}
+
+void App::on_click(int x, int y) {
+  dirty_ = true;
+  int w = 0, h = 0;
+  SDL_GetRendererOutputSize(SDL_GetRenderer(window_), &w, &h);
+  if (help_ > 0) {  // a click anywhere turns the page; after the last, back to the screen
+    help_ = help_ == 6 ? 0 : help_ + 1;
+    if (help_ > 0) pending_trace_.push_back("help " + std::to_string(help_));
+    return;
+  }
+  const CornerIcons icons = corner_icons(w, h);
+  if (icons.help.contains(x, y)) {
+    help_ = 1;
+    pending_trace_.push_back("help 1");
+    return;
+  }
+  if (icons.lang.contains(x, y)) {
+    lang_ = lang_ == Lang::kEn ? Lang::kFr : Lang::kEn;
+    return;
+  }
+  if (screen_ == Screen::kMenu) {
+    editing_server_ = false;
+    switch (menu_click(menu_, MenuLayout::for_window(w, h), x, y)) {
+      case MenuAction::kPlay:
+        start_local({menu_.seats.begin(), menu_.seats.begin() + menu_.players});
+        break;
+      case MenuAction::kCreate:
+      case MenuAction::kJoin: {
+        const bool create = menu_click(menu_, MenuLayout::for_window(w, h), x, y) == MenuAction::kCreate;
+        if (menu_.server.empty()) {
+          status_ = std::string(text(lang_, Text::kServer)) + ": " + text(lang_, Text::kNoServer);
+          break;
+        }
+        if (create) {
+          start_network(true, 0);
+          break;
+        }
+        list_ = std::make_shared<GameList>();
+        std::thread([list = list_, host = menu_.server, port = o_.port, n = menu_.players] {
+          std::vector<biloba::net::ListedGame> games;
+          std::string error;
+          try {
+            games = biloba::net::list_games(host, port, n);
+          } catch (const std::exception& e) {
+            error = e.what();
+          }
+          std::lock_guard lock(list->mu);
+          list->games = std::move(games);
+          list->error = std::move(error);
+          list->done = true;
+        }).detach();
+        screen_ = Screen::kList;
+        break;
+      }
+      case MenuAction::kEditServer:
+        editing_server_ = true;
+        SDL_StartTextInput();
+        break;
+      default:
+        break;
+    }
+    return;
+  }
+  if (screen_ == Screen::kList) {
+    const GameListLayout l = GameListLayout::for_window(w, h);
+    if (l.back.contains(x, y)) {
+      back_to_menu();
+      return;
+    }
+    std::lock_guard lock(list_->mu);
+    for (std::size_t i = 0; i < list_->games.size() && i < l.rows.size(); ++i) {
+      if (l.rows[i].contains(x, y)) {
+        const int id = list_->games[i].id;
+        start_network(false, id);
+        return;
+      }
+    }
+    return;
+  }
+  const BoardLayout l = BoardLayout::for_window(w, h);
+  if (l.menu_button.contains(x, y)) {
+    back_to_menu();
+  } else if (l.save_button.contains(x, y)) {
+    save();
+  } else if (const int sq = l.square_at(x, y); sq >= 0 && driver_) {
+    driver_->click(sq);
+  }
+}
+
+void App::on_key(const SDL_KeyboardEvent& k) {
+  const SDL_Keycode key = k.keysym.sym;
+  dirty_ = true;
+  if (key == SDLK_q && (k.keysym.mod & KMOD_CTRL)) {
+    quit_ = true;
+  } else if (key == SDLK_ESCAPE) {
+    if (help_ > 0) {
+      help_ = 0;
+    } else if (editing_server_) {
+      editing_server_ = false;
+    } else if (screen_ != Screen::kMenu) {
+      back_to_menu();
+    }
+  } else if (key == SDLK_F1) {
+    help_ = 1;
+    pending_trace_.push_back("help 1");
+  } else if (key == SDLK_BACKSPACE) {
+    std::string& s = editing_server_ ? menu_.server : chat_input_;
+    while (!s.empty() && (static_cast<unsigned char>(s.back()) & 0xC0) == 0x80) s.pop_back();
+    if (!s.empty()) s.pop_back();
+  } else if (key == SDLK_RETURN || key == SDLK_KP_ENTER) {
+    if (editing_server_) {
+      editing_server_ = false;
+    } else if (screen_ == Screen::kGame && network_ && driver_ && !chat_input_.empty()) {
+      driver_->say(chat_input_);
+      chat_input_.clear();
+    }
+  }
+}
+
+void App::on_text(const char* utf8) {
+  std::string& s = editing_server_ ? menu_.server : chat_input_;
+  if (!editing_server_ && !(screen_ == Screen::kGame && network_)) return;
+  if (s.size() + std::strlen(utf8) > (editing_server_ ? 255u : 250u)) return;  // protocol bound
+  s += utf8;
+  dirty_ = true;
+}
+
+void App::refresh() {
+  if (screen_ == Screen::kMenu) {
+    std::lock_guard lock(lan_->mu);
+    if (lan_->hosts != menu_.lan_servers) {
+      menu_.lan_servers = lan_->hosts;
+      dirty_ = true;
+    }
+  }
+  if (screen_ == Screen::kList) {
+    std::lock_guard lock(list_->mu);
+    if (list_->done) dirty_ = true;
+  }
+  if (!driver_ || driver_->version() == seen_version_) return;
+  view_ = driver_->view();
+  seen_version_ = view_.version;
+  dirty_ = true;
+  hints_ = {};
+  if (!view_.machine) return;
+  const biloba::ClickMachine& m = *view_.machine;
+  for (; shown_turns_ < m.turns().size(); ++shown_turns_) {
+    const auto& t = m.turns()[shown_turns_];
+    const biloba::Position& before = shown_turns_ == 0 ? view_.start : m.turns()[shown_turns_ - 1].after;
+    for (auto& e : turn_events(t, before, view_.names, lang_)) events_.push_back(std::move(e));
+    pending_trace_.push_back(trace_turn(shown_turns_ + 1, t));
+  }
+  for (; shown_chat_ < view_.chat.size(); ++shown_chat_) {
+    pending_trace_.push_back("chat " + view_.chat[shown_chat_]);
+  }
+  const int seat = m.asked();
+  if (view_.phase == DriverPhase::kPlaying && seat >= 0 &&
+      seat < static_cast<int>(view_.human.size()) && view_.human[seat]) {
+    hints_ = click_hints(m);
+    const std::string key = std::to_string(seat) + " " + std::to_string(m.turns().size());
+    if (key != ready_key_) {
+      ready_key_ = key;
+      pending_trace_.push_back("ready " + key);
+    }
+  }
+  if (view_.phase == DriverPhase::kOver && !over_traced_) {
+    over_traced_ = true;
+    pending_trace_.push_back("over " + view_.message);
+  }
+}
+
+void App::draw() {
+  int w = 0, h = 0;
+  SDL_GetRendererOutputSize(SDL_GetRenderer(window_), &w, &h);
+  if (help_ > 0) {
+    draw_help(canvas_, w, h, help_, lang_);
+  } else if (screen_ == Screen::kMenu) {
+    draw_menu(canvas_, MenuLayout::for_window(w, h), menu_, lang_, editing_server_, status_);
+  } else if (screen_ == Screen::kList) {
+    std::lock_guard lock(list_->mu);
+    const std::string status = !list_->done ? std::string(text(lang_, Text::kConnecting)) + " " + menu_.server
+                                            : list_->error;
+    draw_game_list(canvas_, GameListLayout::for_window(w, h), menu_.server, list_->games, status, lang_);
+  } else {
+    GameScreen s;
+    s.view = &view_;
+    s.hints = hints_;
+    s.events = events_;
+    s.chat_input = chat_input_;
+    s.network = network_;
+    s.status = status_;
+    s.title = title_;
+    draw_game(canvas_, BoardLayout::for_window(w, h), s, lang_);
+  }
+  SDL_RenderPresent(SDL_GetRenderer(window_));
+  if (screen_ == Screen::kMenu && !menu_traced_) {
+    menu_traced_ = true;
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - kProcessStart);
+    trace("menu " + std::to_string(ms.count()));
+  }
+  if (screen_ == Screen::kGame && !game_traced_) {
+    game_traced_ = true;
+    trace("game");
+  }
+  for (const std::string& line : pending_trace_) trace(line);
+  pending_trace_.clear();
+}
+
+int App::run() {
+  if (!o_.replay_file.empty()) {
+    const biloba::net::BlbGame game = biloba::net::read_blb_file(o_.replay_file);
+    driver_ = GameDriver::replay(game, o_.replay_delay, lang_);
+    title_ = std::string(text(lang_, Text::kReplay)) + " " + o_.replay_file;
+    screen_ = Screen::kGame;
+  } else if (o_.start) {
+    switch (o_.start->kind) {
+      case StartSpec::Kind::kLocal:
+        start_local(o_.start->seats);
+        break;
+      case StartSpec::Kind::kCreate:
+        start_network(true, 0);
+        break;
+      case StartSpec::Kind::kJoin:
+        start_network(false, o_.start->id);
+        break;
+      case StartSpec::Kind::kHelp:
+        help_ = 1;
+        pending_trace_.push_back("help 1");
+        break;
+    }
+  }
+  while (!quit_) {
+    SDL_Event e;
+    const bool got = SDL_WaitEventTimeout(&e, 30) != 0;
+    if (got) {
+      switch (e.type) {
+        case SDL_QUIT:
+          quit_ = true;
+          break;
+        case SDL_MOUSEBUTTONDOWN:
+          if (e.button.button == SDL_BUTTON_LEFT) on_click(e.button.x, e.button.y);
+          break;
+        case SDL_KEYDOWN:
+          on_key(e.key);
+          break;
+        case SDL_TEXTINPUT:
+          on_text(e.text.text);
+          break;
+        case SDL_WINDOWEVENT:
+          dirty_ = true;
+          break;
+        default:
+          break;
+      }
+    }
+    refresh();
+    if (dirty_) {
+      dirty_ = false;
+      draw();
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_window(const WindowOptions& o) {
+  if (find_font(false).empty()) {
+    throw WindowUnavailable("the font DejaVu Sans is missing (Debian package fonts-dejavu-core)");
+  }
+  if (SDL_Init(SDL_INIT_VIDEO) != 0) throw WindowUnavailable(SDL_GetError());
+  if (TTF_Init() != 0) {
+    SDL_Quit();
+    throw WindowUnavailable(TTF_GetError());
+  }
+  SDL_Window* window = SDL_CreateWindow("Biloba", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED,
+                                        o.width, o.height, SDL_WINDOW_RESIZABLE);
+  if (window == nullptr) {
+    const std::string error = SDL_GetError();
+    TTF_Quit();
+    SDL_Quit();
+    throw WindowUnavailable(error);
+  }
+  SDL_SetWindowMinimumSize(window, 320, 240);
+  SDL_Renderer* renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_PRESENTVSYNC);
+  if (renderer == nullptr) renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE);
+  int status = 0;
+  {
+    App app(o, window, renderer);
+    status = app.run();
+  }
+  SDL_DestroyRenderer(renderer);
+  SDL_DestroyWindow(window);
+  TTF_Quit();
+  SDL_Quit();
+  return status;
+}
+
+}  // namespace plateau::gui
