@@ -109,7 +109,8 @@ std::optional<std::string> check_clicks(const ClickMachine& machine, const std::
     const ClickMachine before = probe;
     const ClickEffect e = probe.click_square(squares[i]);
     // A lone click on the selected pawn is how a player deselects: that one is fine.
-    const bool deselect_asked = squares.size() == 1 && e == ClickEffect::kDeselected;
+    const bool deselect_asked =
+        squares.size() == 1 && e == ClickEffect::kDeselected && squares[0] == before.selected();
     if (e == ClickEffect::kIgnored || (e == ClickEffect::kDeselected && !deselect_asked)) {
       return refusal(before, squares[i]);
     }

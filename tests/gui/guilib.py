@@ -53,15 +53,16 @@ class Xvfb:
         self.proc = subprocess.Popen(
             ["Xvfb", self.display, "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        sock = f"/tmp/.X11-unix/X{self.display[1:]}"
-        for _ in range(200):
-            if os.path.exists(sock):
+        self.env = dict(os.environ, DISPLAY=self.display, SDL_AUDIODRIVER="dummy")
+        self.env.pop("WAYLAND_DISPLAY", None)
+        # Ready once a client gets an answer (the socket file alone comes a little earlier).
+        for _ in range(250):
+            if subprocess.run(["xdotool", "getmouselocation"], env=self.env,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
                 break
             time.sleep(0.02)
         else:
             raise Failure("Xvfb did not start")
-        self.env = dict(os.environ, DISPLAY=self.display, SDL_AUDIODRIVER="dummy")
-        self.env.pop("WAYLAND_DISPLAY", None)
 
     def click(self, x, y):
         subprocess.run(["xdotool", "mousemove", str(x), str(y), "click", "1"], env=self.env,
