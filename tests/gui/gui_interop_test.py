@@ -104,6 +104,8 @@ def main():
             check(f"the window's screen after {len(turns)} turns", expected, seen_b)
 
         trace.wait(r"^game$", timeout=20)
+        both_screens_show("start")  # the original too has started the game
+        time.sleep(0.7)  # and waited its 500 ms at the turn start
         for _ in range(ROUNDS):
             # Orange: the original's seat, clicked on its screen.
             moves = plateau(plateau_exe, "moves", turns).split()
@@ -117,7 +119,7 @@ def main():
             check("the window received the original's turn", "O:" + token, turns[-1])
             both_screens_show("orange")
             # Blue: this window's seat.
-            i, _ = trace.wait(rf"^ready 1 {len(turns)}$", timeout=20, after=after)
+            trace.wait(rf"^ready 1 {len(turns)}$", timeout=20, after=after)
             moves = plateau(plateau_exe, "moves", turns).split()
             token = rng.choice([m for m in moves if "/" not in m] or moves)
             for name in re.findall(r"[a-i][1-9]", token):
@@ -127,11 +129,14 @@ def main():
             turns.append("B:" + line.split()[3])
             check("the window played its turn", "B:" + token, turns[-1])
             both_screens_show("blue")
+            time.sleep(0.7)  # the original's 500 ms at the turn start
         xb.type("good game")
         xb.key("Return")
         trace.wait(r"^chat Window: good game$")
         check("both clients still running", [None, None], [p.poll() for p in procs])
     finally:
+        xa.screenshot(os.path.join(art, "zz-original-last.png"))
+        xb.screenshot(os.path.join(art, "zz-window-last.png"))
         for p in procs:
             stop(p)
         xa.close()
