@@ -8,6 +8,8 @@
 //   over MESSAGE            the game ended (MESSAGE may be empty)
 //   saved PATH | save-error TEXT
 //   chat LINE               a chat line shown
+//   lan HOST                a server heard on the LAN, listed in the menu
+//   server HOST             the menu's server chosen by a click on a LAN server
 #include "gui/gui_app.h"
 
 #include <SDL.h>
@@ -205,13 +207,16 @@ void App::on_click(int x, int y) {
   }
   if (screen_ == Screen::kMenu) {
     editing_server_ = false;
-    switch (menu_click(menu_, MenuLayout::for_window(w, h), x, y)) {
+    const std::string server = menu_.server;
+    const MenuAction action = menu_click(menu_, MenuLayout::for_window(w, h), x, y);
+    if (menu_.server != server) pending_trace_.push_back("server " + menu_.server);
+    switch (action) {
       case MenuAction::kPlay:
         start_local({menu_.seats.begin(), menu_.seats.begin() + menu_.players});
         break;
       case MenuAction::kCreate:
       case MenuAction::kJoin: {
-        const bool create = menu_click(menu_, MenuLayout::for_window(w, h), x, y) == MenuAction::kCreate;
+        const bool create = action == MenuAction::kCreate;
         if (menu_.server.empty()) {
           status_ = std::string(text(lang_, Text::kServer)) + ": " + text(lang_, Text::kNoServer);
           break;
@@ -314,6 +319,9 @@ void App::refresh() {
   if (screen_ == Screen::kMenu) {
     std::lock_guard lock(lan_->mu);
     if (lan_->hosts != menu_.lan_servers) {
+      for (std::size_t i = menu_.lan_servers.size(); i < lan_->hosts.size(); ++i) {
+        pending_trace_.push_back("lan " + lan_->hosts[i]);
+      }
       menu_.lan_servers = lan_->hosts;
       dirty_ = true;
     }

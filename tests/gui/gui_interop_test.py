@@ -2,7 +2,8 @@
 window, both under Xvfb, through `plateau serve`'s legacy port (issue 18, "Done when"): the
 original creates the game from its menu (CREATE NETWORK GAME, server Local, PLAY !), the
 window joins it (--start join:ID), each side plays by mouse clicks on its own screen, and after
-every turn both screens show the board `plateau board` prints for the turns played.
+every turn both screens show the board `plateau board` prints for the turns played; a chat
+line typed in the window is sent. First, the window's menu lists a server heard on UDP 8001.
 
 The original always uses TCP 8000, so the test runs in a private network namespace (loopback
 only, `unshare -n`); it skips (77) without /usr/games/biloba or when no namespace can be made.
@@ -12,6 +13,7 @@ usage: gui_interop_test.py BILOBA PLATEAU ARTIFACT_DIR
 import os
 import random
 import re
+import socket
 import subprocess
 import sys
 import tempfile
@@ -48,6 +50,36 @@ def plateau(exe, what, turns):
                           stdout=subprocess.PIPE).stdout
 
 
+def lan_servers_listed(biloba, xvfb, art, home):
+    """The menu lists a server heard on UDP 8001 (a biloba 0.9.3 announcement: "Biloba", a
+    number right-aligned in 32 characters, NUL) and a click on it makes it the menu's server."""
+    trace = Trace(os.path.join(art, "trace-lan.txt"))
+    proc = start_biloba(biloba, xvfb, trace, [], home, os.path.join(art, "biloba-lan.out"))
+    datagram = b"Biloba" + b"12345".rjust(32) + b"\0"
+    check("an announcement is 39 bytes", 39, len(datagram))
+    try:
+        trace.wait(r"^menu ")
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            for _ in range(40):
+                s.sendto(datagram, ("127.0.0.1", 8001))
+                if any(l.startswith("lan ") for l in trace.lines()):
+                    break
+                time.sleep(0.25)
+        _, line = trace.wait(r"^lan ", timeout=5)
+        check("the LAN server listed", "lan localhost", line)
+        xvfb.screenshot(os.path.join(art, "lan-menu.png"))
+        height, width = 600, 800
+        top, m, row = height // 12, max(2, height // 40), max(16, height // 15)
+        y = top + m + row * 5 // 4 + m + 4 * row + m + row + m // 2 + row * 3 // 4
+        xvfb.click(m + row + 20, y + (row * 3 // 4) // 2)  # the first LAN row
+        _, line = trace.wait(r"^server ", timeout=5)
+        check("a click on it chooses it", "server localhost", line)
+        xvfb.key("ctrl+q")
+        check("Ctrl-Q", 0, proc.wait(timeout=10))
+    finally:
+        stop(proc)
+
+
 def main():
     biloba, plateau_exe, art = sys.argv[1], sys.argv[2], artifacts(sys.argv[3], "gui_interop")
     server = Server(plateau_exe).start(biloba_port=8000)
@@ -55,6 +87,7 @@ def main():
     home = tempfile.mkdtemp(prefix="gui_interop_")
     procs = []
     try:
+        lan_servers_listed(biloba, xb, art, home)
         original = subprocess.Popen([ORIGINAL_BILOBA], env=dict(xa.env, HOME=home),
                                     stdout=open(os.path.join(art, "original.out"), "w"),
                                     stderr=subprocess.STDOUT)
