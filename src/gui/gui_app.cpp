@@ -280,8 +280,12 @@ void App::on_click(int x, int y) {
 void App::on_key(const SDL_KeyboardEvent& k) {
   const SDL_Keycode key = k.keysym.sym;
   dirty_ = true;
-  if (key == SDLK_q && (k.keysym.mod & KMOD_CTRL)) {
+  const bool ctrl = (k.keysym.mod & KMOD_CTRL) != 0;
+  // The original's keys: Ctrl-Q quits (Ctrl-A too, for AZERTY keyboards), Ctrl-E ends the game.
+  if (ctrl && (key == SDLK_q || key == SDLK_a)) {
     quit_ = true;
+  } else if (ctrl && key == SDLK_e) {
+    if (screen_ == Screen::kGame) back_to_menu();
   } else if (key == SDLK_ESCAPE) {
     if (help_ > 0) {
       help_ = 0;

@@ -97,12 +97,34 @@ class WindowInput : public SeatInput {
   std::shared_ptr<GameDriver::Shared> s_;
 };
 
+// A bot's seat that stops playing once the window left the game (a game of bots alone would
+// otherwise go on, unseen, on its thread).
+class BotSeat : public SeatInput {
+ public:
+  BotSeat(std::shared_ptr<GameDriver::Shared> s, const std::string& bot, std::uint64_t seed,
+          const Position& start, std::chrono::milliseconds delay)
+      : s_(std::move(s)), bot_(bot, seed, start, delay) {}
+  int next_click(const ClickMachine& machine) override {
+    if (stopped()) return -1;
+    const int square = bot_.next_click(machine);
+    return stopped() ? -1 : square;
+  }
+
+ private:
+  bool stopped() const {
+    std::lock_guard lock(s_->mu);
+    return s_->stop;
+  }
+  std::shared_ptr<GameDriver::Shared> s_;
+  BotInput bot_;
+};
+
 std::unique_ptr<SeatInput> make_input(const SeatKind& kind,
                                       const std::shared_ptr<GameDriver::Shared>& s,
                                       std::uint64_t seed, const Position& start,
                                       std::chrono::milliseconds delay) {
   if (kind.human) return std::make_unique<WindowInput>(s);
-  return std::make_unique<BotInput>(kind.bot, seed, start, delay);
+  return std::make_unique<BotSeat>(s, kind.bot, seed, start, delay);
 }
 
 void read_chat(const std::shared_ptr<GameDriver::Shared>& s, int my_seat) {

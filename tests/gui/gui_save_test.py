@@ -1,6 +1,6 @@
 """SAVE LAST GAME from the window (issue 18): two people play two turns by clicks, "Save game"
 writes $HOME/Biloba-DATE.blb, byte for byte the original's format (specs/biloba.md §13), and
-`biloba FILE.blb` replays its turns.
+`biloba FILE.blb` replays its turns, in the terminal and in a window.
 
 usage: gui_save_test.py BILOBA ARTIFACT_DIR
 """
@@ -54,6 +54,15 @@ def main():
         # The file ends mid-game: the replay plays both turns, then the original's "leaves".
         check("the replay plays the window's turns", ["O: b6-b5", "B: c3-c2", "Player 1 leaves"],
               replay.stdout.strip().splitlines()[1:4])
+        # The same file in a window: the same turns, then the original's "leaves".
+        stop(proc)
+        trace2 = Trace(os.path.join(art, "trace-replay.txt"))
+        proc = start_biloba(biloba, xvfb, trace2, [path, "--replay-delay", "50"], home,
+                            os.path.join(art, "biloba-replay.out"))
+        trace2.wait(r"^over ")
+        xvfb.screenshot(os.path.join(art, "replay.png"))
+        check("the window's replay", ["turn 1 O b6-b5", "turn 2 B c3-c2", "over Player 1 leaves"],
+              [" ".join(l.split()[:4]) for l in trace2.lines() if l.startswith(("turn", "over"))])
     finally:
         stop(proc)
         xvfb.close()
