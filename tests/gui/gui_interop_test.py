@@ -26,7 +26,7 @@ from plateau_harness import Server
 
 ORIGINAL_BILOBA = "/usr/games/biloba"
 SPEC = "biloba(classic)"
-ROUNDS = 3
+ROUNDS = 2  # of the first game (one more turn each in the second)
 
 
 def in_private_network():
@@ -48,6 +48,61 @@ def plateau(exe, what, turns):
     record = '[Game "biloba"]\n[Options "classic"]\n' + " ".join(turns) + "\n"
     return subprocess.run([exe, what, SPEC, "--record", "-"], input=record, text=True, check=True,
                           stdout=subprocess.PIPE).stdout
+
+
+class Match:
+    """A network game between the original (on display xa) and the window (on xb, its trace)."""
+
+    def __init__(self, plateau_exe, xa, xb, trace, art, prefix, original_seat):
+        self.plateau, self.xa, self.xb, self.trace = plateau_exe, xa, xb, trace
+        self.art, self.prefix, self.original_seat = art, prefix, original_seat
+        self.layout = Board(800, 600)
+        self.turns, self.after, self.shots = [], 0, 0
+        self.rng = random.Random(5)
+
+    def screens_show(self, label):
+        expected = board_rows(plateau(self.plateau, "board", self.turns))
+        expected_original = [r.replace("*", ".") for r in expected]
+        # The original animates and waits 500 ms at each turn start: allow it a moment.
+        for _ in range(20):
+            self.shots += 1
+            name = f"{self.prefix}{self.shots:02d}"
+            a = self.xa.screenshot(os.path.join(self.art, f"{name}-original-{label}.png"))
+            b = self.xb.screenshot(os.path.join(self.art, f"{name}-window-{label}.png"))
+            seen_a = read_board(a, original_centre, ORIGINAL)
+            seen_b = read_board(b, self.layout.centre, OURS)
+            if seen_a == expected_original and seen_b == expected:
+                break
+            time.sleep(0.3)
+        n = len(self.turns)
+        check(f"{self.prefix}: the original's screen after {n} turns", expected_original, seen_a)
+        check(f"{self.prefix}: the window's screen after {n} turns", expected, seen_b)
+
+    def play(self, count):
+        self.trace.wait(r"^game$", timeout=20)
+        self.screens_show("start")  # the original too has started the game
+        time.sleep(0.7)  # and waited its 500 ms at the turn start
+        for _ in range(count):
+            seat = len(self.turns) % 2
+            colour = "OB"[seat]
+            if seat != self.original_seat:
+                self.trace.wait(rf"^ready {seat} {len(self.turns)}$", timeout=20, after=self.after)
+            moves = plateau(self.plateau, "moves", self.turns).split()
+            token = self.rng.choice([m for m in moves if "/" not in m] or moves)
+            for name in re.findall(r"[a-i][1-9]", token):
+                if seat == self.original_seat:
+                    self.xa.click(*original_centre(square(name)))
+                    time.sleep(0.2)
+                else:
+                    self.xb.click(*self.layout.centre(square(name)))
+            i, line = self.trace.wait(rf"^turn {len(self.turns) + 1} {colour} ", timeout=20,
+                                      after=self.after)
+            self.after = i + 1
+            self.turns.append(colour + ":" + line.split()[3])
+            who = "the original" if seat == self.original_seat else "the window"
+            check(f"{self.prefix}: the turn {who} clicked", colour + ":" + token, self.turns[-1])
+            self.screens_show(colour)
+            time.sleep(0.7)  # the original's 500 ms at the turn start
 
 
 def lan_servers_listed(biloba, xvfb, art, home):
@@ -115,58 +170,45 @@ def main():
                                                 "--name", "Window"], home,
                             os.path.join(art, "biloba.out"))
         procs.append(ours)
-        layout = Board(800, 600)
-        turns, after, shots = [], 0, 0
-        rng = random.Random(5)
-
-        def both_screens_show(label):
-            nonlocal shots
-            expected = board_rows(plateau(plateau_exe, "board", turns))
-            expected_original = [r.replace("*", ".") for r in expected]
-            # The original animates and waits 500 ms at each turn start: allow it a moment.
-            for attempt in range(20):
-                shots += 1
-                a = xa.screenshot(os.path.join(art, f"{shots:02d}-original-{label}.png"))
-                b = xb.screenshot(os.path.join(art, f"{shots:02d}-window-{label}.png"))
-                seen_a = read_board(a, original_centre, ORIGINAL)
-                seen_b = read_board(b, layout.centre, OURS)
-                if seen_a == expected_original and seen_b == expected:
-                    break
-                time.sleep(0.3)
-            check(f"the original's screen after {len(turns)} turns", expected_original, seen_a)
-            check(f"the window's screen after {len(turns)} turns", expected, seen_b)
-
-        trace.wait(r"^game$", timeout=20)
-        both_screens_show("start")  # the original too has started the game
-        time.sleep(0.7)  # and waited its 500 ms at the turn start
-        for _ in range(ROUNDS):
-            # Orange: the original's seat, clicked on its screen.
-            moves = plateau(plateau_exe, "moves", turns).split()
-            token = rng.choice([m for m in moves if "/" not in m] or moves)
-            for name in re.findall(r"[a-i][1-9]", token):
-                xa.click(*original_centre(square(name)))
-                time.sleep(0.2)
-            i, line = trace.wait(rf"^turn {len(turns) + 1} O ", timeout=20, after=after)
-            after = i + 1
-            turns.append("O:" + line.split()[3])
-            check("the window received the original's turn", "O:" + token, turns[-1])
-            both_screens_show("orange")
-            # Blue: this window's seat.
-            trace.wait(rf"^ready 1 {len(turns)}$", timeout=20, after=after)
-            moves = plateau(plateau_exe, "moves", turns).split()
-            token = rng.choice([m for m in moves if "/" not in m] or moves)
-            for name in re.findall(r"[a-i][1-9]", token):
-                xb.click(*layout.centre(square(name)))
-            i, line = trace.wait(rf"^turn {len(turns) + 1} B ", timeout=20, after=after)
-            after = i + 1
-            turns.append("B:" + line.split()[3])
-            check("the window played its turn", "B:" + token, turns[-1])
-            both_screens_show("blue")
-            time.sleep(0.7)  # the original's 500 ms at the turn start
+        match = Match(plateau_exe, xa, xb, trace, art, "a", original_seat=0)
+        match.play(2 * ROUNDS)
         xb.type("good game")
         xb.key("Return")
         trace.wait(r"^chat Window: good game$")
         check("both clients still running", [None, None], [p.poll() for p in procs])
+        xb.key("ctrl+q")
+        check("the window quits with Ctrl-Q", 0, ours.wait(timeout=10))
+        stop(original)
+
+        # The other way round: the window creates the game from its menu (server typed,
+        # CREATE NETWORK GAME), the original joins it from its own (JOIN GAME, Local, the game,
+        # PLAY !).
+        trace = Trace(os.path.join(art, "trace-create.txt"))
+        ours = start_biloba(biloba, xb, trace, [], home, os.path.join(art, "biloba-create.out"))
+        procs.append(ours)
+        trace.wait(r"^menu ")
+        top, m, row = 600 // 12, max(2, 600 // 40), max(16, 600 // 15)
+        server_y = top + m + row * 5 // 4 + m + 4 * row + m + row // 2
+        xb.click(400, server_y)
+        xb.type("127.0.0.1")
+        xb.key("Return")
+        xb.click(m + (800 - 4 * m) // 6, 600 - m - max(16, 600 // 12) // 2)  # CREATE NETWORK GAME
+        trace.wait(r"^game$")
+        original = subprocess.Popen([ORIGINAL_BILOBA], env=dict(xa.env, HOME=home),
+                                    stdout=open(os.path.join(art, "original-join.out"), "w"),
+                                    stderr=subprocess.STDOUT)
+        procs.append(original)
+        time.sleep(2)
+        xa.click(400, 525)   # JOIN GAME
+        xa.click(430, 370)   # the server chooser
+        xa.click(190, 388)   # Local
+        time.sleep(1.5)      # the list of games comes from the server
+        xa.screenshot(os.path.join(art, "b-original-join.png"))
+        xa.click(650, 170)   # the first game
+        xa.click(650, 525)   # PLAY !
+        match = Match(plateau_exe, xa, xb, trace, art, "b", original_seat=1)
+        match.play(2)
+        check("both clients still running", [None, None], [p.poll() for p in procs[-2:]])
     finally:
         xa.screenshot(os.path.join(art, "zz-original-last.png"))
         xb.screenshot(os.path.join(art, "zz-window-last.png"))
