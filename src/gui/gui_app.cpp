@@ -15,18 +15,15 @@
 #include <SDL.h>
 #include <SDL_ttf.h>
 
-#include <atomic>
 #include <ctime>
 #include <fstream>
 #include <memory>
-#include <mutex>
-#include <thread>
 
 #include "compat/biloba/blb.h"
-#include "compat/biloba/discovery.h"
 #include "compat/biloba/legacy_client.h"
 #include "gui/gui_draw.h"
 #include "gui/gui_driver.h"
+#include "gui/gui_lookups.h"
 #include "gui/gui_screens.h"
 
 namespace plateau::gui {
@@ -36,47 +33,15 @@ namespace {
 using Clock = std::chrono::steady_clock;
 const Clock::time_point kProcessStart = Clock::now();
 
-// Servers heard on UDP 8001, from a thread of its own (stopped with the window).
-struct LanScan {
-  std::mutex mu;
-  std::vector<std::string> hosts;
-  std::atomic<bool> stop{false};
-};
-
-void scan_lan(const std::shared_ptr<LanScan>& scan) {
-  while (!scan->stop) {
-    try {
-      const auto found = biloba::net::scan_servers(std::chrono::milliseconds(1500));
-      std::lock_guard lock(scan->mu);
-      for (const auto& s : found) {
-        if (std::find(scan->hosts.begin(), scan->hosts.end(), s.host) == scan->hosts.end()) {
-          scan->hosts.push_back(s.host);
-        }
-      }
-    } catch (const std::exception&) {
-      return;  // UDP 8001 taken: no discovery, the server can still be typed
-    }
-  }
-}
-
-struct GameList {
-  std::mutex mu;
-  bool done = false;
-  std::string error;
-  std::vector<biloba::net::ListedGame> games;
-};
-
 class App {
  public:
   App(const WindowOptions& o, SDL_Window* w, SDL_Renderer* r)
       : o_(o), window_(w), canvas_(r, find_font(false), find_font(true)), lang_(o.lang),
-        menu_(o.lang), lan_(std::make_shared<LanScan>()) {
+        menu_(o.lang) {
     menu_.players = o.players;
     menu_.server = o.server;
     if (!o.trace_file.empty()) trace_.open(o.trace_file, std::ios::trunc);
-    std::thread([scan = lan_] { scan_lan(scan); }).detach();
   }
-  ~App() { lan_->stop = true; }
 
   int run();
 
@@ -100,14 +65,14 @@ class App {
   Canvas canvas_;
   Lang lang_;
   MenuState menu_;
-  std::shared_ptr<LanScan> lan_;
+  LanListener lan_;
   std::ofstream trace_;
   Screen screen_ = Screen::kMenu;
   int help_ = 0;  // help page shown over the screen (0 = none)
   bool editing_server_ = false;
   bool dirty_ = true, quit_ = false, menu_traced_ = false, game_traced_ = false;
   std::string status_;
-  std::shared_ptr<GameList> list_;
+  std::unique_ptr<GameListFetch> list_;
   std::unique_ptr<GameDriver> driver_;
   DriverView view_;
   std::uint64_t seen_version_ = ~0ull;
@@ -115,7 +80,7 @@ class App {
   std::vector<std::string> events_, pending_trace_;
   std::size_t shown_chat_ = 0;
   std::string chat_input_, ready_key_;
-  bool over_traced_ = false, network_ = false;
+  bool over_traced_ = false, network_ = false, list_done_ = false;
   std::string title_ = "Biloba";
   ClickHints hints_;
 };
@@ -225,20 +190,8 @@ void App::on_click(int x, int y) {
           start_network(true, 0);
           break;
         }
-        list_ = std::make_shared<GameList>();
-        std::thread([list = list_, host = menu_.server, port = o_.port, n = menu_.players] {
-          std::vector<biloba::net::ListedGame> games;
-          std::string error;
-          try {
-            games = biloba::net::list_games(host, port, n);
-          } catch (const std::exception& e) {
-            error = e.what();
-          }
-          std::lock_guard lock(list->mu);
-          list->games = std::move(games);
-          list->error = std::move(error);
-          list->done = true;
-        }).detach();
+        list_ = std::make_unique<GameListFetch>(menu_.server, o_.port, menu_.players);
+        list_done_ = false;
         screen_ = Screen::kList;
         break;
       }
@@ -257,10 +210,10 @@ void App::on_click(int x, int y) {
       back_to_menu();
       return;
     }
-    std::lock_guard lock(list_->mu);
-    for (std::size_t i = 0; i < list_->games.size() && i < l.rows.size(); ++i) {
+    const auto games = list_->games();
+    for (std::size_t i = 0; i < games.size() && i < l.rows.size(); ++i) {
       if (l.rows[i].contains(x, y)) {
-        const int id = list_->games[i].id;
+        const int id = games[i].id;
         start_network(false, id);
         return;
       }
@@ -321,18 +274,20 @@ void App::on_text(const char* utf8) {
 
 void App::refresh() {
   if (screen_ == Screen::kMenu) {
-    std::lock_guard lock(lan_->mu);
-    if (lan_->hosts != menu_.lan_servers) {
-      for (std::size_t i = menu_.lan_servers.size(); i < lan_->hosts.size(); ++i) {
-        pending_trace_.push_back("lan " + lan_->hosts[i]);
+    const std::vector<std::string> hosts = lan_.hosts();
+    if (hosts != menu_.lan_servers) {
+      for (std::size_t i = menu_.lan_servers.size(); i < hosts.size(); ++i) {
+        pending_trace_.push_back("lan " + hosts[i]);
       }
-      menu_.lan_servers = lan_->hosts;
+      menu_.lan_servers = hosts;
       dirty_ = true;
     }
   }
   if (screen_ == Screen::kList) {
-    std::lock_guard lock(list_->mu);
-    if (list_->done) dirty_ = true;
+    if (list_done_ != list_->done()) {
+      list_done_ = true;
+      dirty_ = true;
+    }
   }
   if (!driver_ || driver_->version() == seen_version_) return;
   view_ = driver_->view();
@@ -374,10 +329,11 @@ void App::draw() {
   } else if (screen_ == Screen::kMenu) {
     draw_menu(canvas_, MenuLayout::for_window(w, h), menu_, lang_, editing_server_, status_);
   } else if (screen_ == Screen::kList) {
-    std::lock_guard lock(list_->mu);
-    const std::string status = !list_->done ? std::string(text(lang_, Text::kConnecting)) + " " + menu_.server
-                                            : list_->error;
-    draw_game_list(canvas_, GameListLayout::for_window(w, h), menu_.server, list_->games, status, lang_);
+    const bool done = list_->done();
+    const std::string status =
+        done ? list_->error() : std::string(text(lang_, Text::kConnecting)) + " " + menu_.server;
+    draw_game_list(canvas_, GameListLayout::for_window(w, h), menu_.server, list_->games(), status,
+                   lang_);
   } else {
     GameScreen s;
     s.view = &view_;

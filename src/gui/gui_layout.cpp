@@ -97,6 +97,7 @@ GameListLayout GameListLayout::for_window(int width, int height) {
     y += row + m / 2;
   }
   l.back = {m, height - m - row, width / 4, row};
+  l.icons = corner_icons(width, height);
   return l;
 }
 

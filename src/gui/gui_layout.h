@@ -72,6 +72,7 @@ struct GameListLayout {
   Rect title;
   std::array<Rect, 6> rows;
   Rect back;
+  CornerIcons icons;
   static GameListLayout for_window(int width, int height);
 };
 

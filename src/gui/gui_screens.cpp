@@ -158,6 +158,7 @@ void draw_game_list(Canvas& c, const GameListLayout& l, const std::string& serve
                     const std::vector<net::ListedGame>& games, const std::string& status,
                     Lang lang) {
   c.clear(kBackground);
+  draw_corner_icons(c, l.icons, lang);
   const int size = l.title.h * 55 / 100;
   c.text(std::string(text(lang, Text::kOpenGames)) + " " + server, l.title.x, l.title.y, size,
          kText, Align::kLeft, true);

@@ -1,7 +1,7 @@
 """A biloba 0.9.3 network game between Debian's original client (/usr/games/biloba) and this
 window, both under Xvfb, through `plateau serve`'s legacy port (issue 18, "Done when"): the
 original creates the game from its menu (CREATE NETWORK GAME, server Local, PLAY !), the
-window joins it (--start join:ID), each side plays by mouse clicks on its own screen, and after
+window joins it from its own (JOIN GAME, the game listed), each side plays by mouse clicks on its own screen, and after
 every turn both screens show the board `plateau board` prints for the turns played; a chat
 line typed in the window is sent. First, the window's menu lists a server heard on UDP 8001.
 
@@ -165,11 +165,19 @@ def main():
             time.sleep(0.1)
         if game_id is None:
             raise Failure("the original did not create its game; listing: " + listing)
+        # The window joins from its menu: JOIN GAME lists the server's games; click the first.
         trace = Trace(os.path.join(art, "trace.txt"))
-        ours = start_biloba(biloba, xb, trace, ["127.0.0.1", "--start", "join:" + game_id,
-                                                "--name", "Window"], home,
+        ours = start_biloba(biloba, xb, trace, ["127.0.0.1", "--name", "Window"], home,
                             os.path.join(art, "biloba.out"))
         procs.append(ours)
+        trace.wait(r"^menu ")
+        m, bh = max(2, 600 // 40), max(16, 600 // 12)
+        bw = (800 - 4 * m) // 3
+        xb.click(2 * m + bw + bw // 2, 600 - m - bh // 2)  # JOIN GAME
+        time.sleep(1)
+        xb.screenshot(os.path.join(art, "a-window-list.png"))
+        row = max(16, 600 // 12)
+        xb.click(400, 600 // 12 + row + m + row // 2)  # the first game listed
         match = Match(plateau_exe, xa, xb, trace, art, "a", original_seat=0)
         match.play(2 * ROUNDS)
         xb.type("good game")
