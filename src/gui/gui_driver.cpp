@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "compat/biloba/click_game.h"
+#include "core/text.h"
 #include "compat/biloba/legacy_client.h"
 #include "games/biloba/biloba_board.h"
 #include "gui/gui_turns.h"
@@ -72,6 +73,15 @@ struct GameDriver::Shared {
 };
 
 namespace {
+
+// Chat lines kept for the window (it shows the last few): a peer cannot grow memory for ever.
+constexpr std::size_t kChatKept = 100;
+
+void add_chat(DriverView& view, std::string line) {
+  view.chat.push_back(std::move(line));
+  if (view.chat.size() > kChatKept) view.chat.erase(view.chat.begin());
+  ++view.version;
+}
 
 // The person at the window: clicks fed by GameDriver::click, for the turn they were made in.
 class WindowInput : public SeatInput {
@@ -139,8 +149,7 @@ void read_chat(const std::shared_ptr<GameDriver::Shared>& s, int my_seat) {
       const std::string line = s->chat->read_string();
       if (seat == my_seat) continue;  // the server echoes our own lines; they are shown already
       std::lock_guard lock(s->mu);
-      s->view.chat.push_back(s->seat_display_name(seat, s->view.names) + ": " + line);
-      ++s->view.version;
+      add_chat(s->view, s->seat_display_name(seat, s->view.names) + ": " + wire_text(line));
     } catch (const std::exception&) {
       return;  // the server closes talk connections when the game ends
     }
@@ -185,8 +194,8 @@ void run_network(const std::shared_ptr<GameDriver::Shared>& s, const NetworkSetu
   const Position start = start_position(n.players);
   {
     std::lock_guard lock(s->mu);
-    s->view.names = ready.names;
-    s->view.clicks.names = ready.names;
+    for (const std::string& name : ready.names) s->view.names.push_back(wire_text(name));
+    s->view.clicks.names = ready.names;  // the .blb keeps the wire bytes, as the original's
     s->view.start = start;
     s->view.human.assign(n.players, false);
     s->view.human[me] = n.my_kind.human;
@@ -214,6 +223,10 @@ void run_network(const std::shared_ptr<GameDriver::Shared>& s, const NetworkSetu
 }
 
 }  // namespace
+
+std::string wire_text(std::string_view text) {
+  return valid_utf8(text) ? std::string(text) : latin1_to_utf8(text);
+}
 
 std::unique_ptr<GameDriver> GameDriver::local(const LocalSetup& setup) {
   auto s = std::make_shared<Shared>();
@@ -324,8 +337,7 @@ void GameDriver::say(const std::string& line) {
   const auto& v = shared_->view;
   int me = 0;
   if (shared_->client) me = shared_->client->seat();
-  shared_->view.chat.push_back(shared_->seat_display_name(me, v.names) + ": " + text);
-  ++shared_->view.version;
+  add_chat(shared_->view, shared_->seat_display_name(me, v.names) + ": " + text);
 }
 
 }  // namespace plateau::gui

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "compat/biloba/blb.h"
@@ -62,6 +63,11 @@ struct NetworkSetup {
   std::chrono::milliseconds cpu_delay{600};
   Lang lang = Lang::kEn;
 };
+
+// Text from the wire for the screen: the original client sends its machine's 8-bit text
+// (Latin-1 on the Debian systems of its time), Plateau clients UTF-8; well-formed UTF-8 is kept,
+// anything else is read as Latin-1.
+std::string wire_text(std::string_view text);
 
 class GameDriver {
  public:

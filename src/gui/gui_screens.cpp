@@ -169,7 +169,7 @@ void draw_game_list(Canvas& c, const GameListLayout& l, const std::string& serve
   }
   for (std::size_t i = 0; i < games.size() && i < l.rows.size() && status.empty(); ++i) {
     c.frame(l.rows[i], kDim);
-    c.text(std::to_string(games[i].id) + "   " + games[i].name, l.rows[i].x + size / 2,
+    c.text(std::to_string(games[i].id) + "   " + wire_text(games[i].name), l.rows[i].x + size / 2,
            l.rows[i].y + l.rows[i].h / 5, size, kText);
   }
   button(c, l.back, text(lang, Text::kBack), size);

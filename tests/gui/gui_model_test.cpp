@@ -198,6 +198,12 @@ TEST(GuiTurns, ResultText) {
   EXPECT_EQ(result_text(p, {"Ann", ""}, Lang::kFr), "Blue gagne !");
 }
 
+TEST(GuiDriver, WireTextIsUtf8OrLatin1) {
+  EXPECT_EQ(wire_text("Zoé"), "Zoé");             // UTF-8 from a Plateau client
+  EXPECT_EQ(wire_text("Zo\xe9"), "Zoé");          // Latin-1 from the original
+  EXPECT_EQ(wire_text(std::string("a\0b", 3)), std::string("a\0b", 3));
+}
+
 // Waits until `pred(view)` holds (the driver runs on a thread of its own).
 template <class Pred>
 DriverView wait_for(const GameDriver& d, Pred pred) {
