@@ -1,6 +1,7 @@
 """The menu of the window (issue 18): a pawn per seat in the colours of the seats, the number of
 players cycled 2 -> 3 -> 4 -> 2 by clicks, PLAY ! starts the game with the start position on
-the board, Esc goes back to the menu, the window scales with its size.
+the board, Esc goes back to the menu, the window scales with its size (two window sizes, and a
+live resize).
 
 usage: gui_menu_test.py BILOBA PLATEAU ARTIFACT_DIR
 """
@@ -8,6 +9,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 from guilib import (OURS, Board, Trace, Xvfb, artifacts, board_rows, check, nearest, read_board,
                     run, start_biloba, stop)
@@ -51,8 +53,16 @@ def main():
             layout = Board(width, height)
             check(f"{width}x{height}: the start position", start,
                   read_board(shot("board"), layout.centre, OURS))
+            if width == 800:  # a live resize: the board follows the window's new size
+                subprocess.run(["xdotool", "search", "--name", "^Biloba$", "windowsize", "640",
+                                "480"], env=xvfb.env, check=True)
+                time.sleep(0.5)
+                check("resized to 640x480: the start position", start,
+                      read_board(shot("board-640x480"), Board(640, 480).centre, OURS))
+                subprocess.run(["xdotool", "search", "--name", "^Biloba$", "windowsize", "800",
+                                "600"], env=xvfb.env, check=True)
+                time.sleep(0.5)
             xvfb.key("Escape")
-            import time
             time.sleep(0.3)
             check(f"{width}x{height}: Esc is back to the menu", "OB--",
                   seat_pawns(shot("menu-again"), width, height))
