@@ -358,7 +358,8 @@ int run_terminal(const Options& o, bool replay) {
 int main(int argc, char** argv) {
   register_builtin_games();
   Options o;
-  CLI::App app{"Biloba: the biloba 0.9.3 game in a terminal (local, network or replay)",
+  CLI::App app{"Biloba: the biloba 0.9.3 game in a window, or in the terminal with --text (local, "
+               "network or replay)",
                "biloba"};
   app.add_option("target", o.target,
                  "A server name (network game on port 8000), \"Local\", or a .blb replay file");

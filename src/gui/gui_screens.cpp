@@ -211,7 +211,10 @@ void draw_game(Canvas& c, const BoardLayout& l, const GameScreen& s, Lang lang) 
       c.text(std::string(text(lang, Text::kUpTo)) + " " + who, l.panel.x + size * 3 / 2, y, size,
              kText, Align::kLeft, true);
       y += size * 14 / 10;
-      if (seat < static_cast<int>(v.human.size()) && v.human[seat]) {
+      const bool stuck = s.hints.selectable.empty() && s.hints.targets.empty() && s.hints.selected < 0;
+      if (seat < static_cast<int>(v.human.size()) && v.human[seat] && stuck) {
+        say(who + " " + text(lang, Text::kStuck), kAccent);  // the original waits for ever
+      } else if (seat < static_cast<int>(v.human.size()) && v.human[seat]) {
         say(prompt(m, s.hints, m.turns().empty() ? v.start : m.turns().back().after, lang),
             kDim);
       }

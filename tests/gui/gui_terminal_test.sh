@@ -35,5 +35,19 @@ check "forced take announced" "O: x/b5-c5
   Player 1 takes at the start of the turn (forced)
   Player 1 took 1 pawn(s)" "$(grep -A2 -F 'O: x/' "$tmp/forced" | sed 's/^Orange> //')"
 
+# The window's options are checked before anything opens (with or without a display).
+bad() {  # bad NAME EXPECTED ARGS...
+  name=$1 expected=$2
+  shift 2
+  out=$(env -u DISPLAY "$biloba" "$@" 2>&1 </dev/null)
+  status=$?
+  check "$name" "$expected (status 2)" "$out (status $status)"
+}
+bad "--lang" "biloba: --lang must be en or fr" --lang de
+bad "--geometry" "biloba: --geometry must be WIDTHxHEIGHT, 320x240 to 8192x8192" --geometry 10x10
+bad "--geometry junk" "biloba: --geometry must be WIDTHxHEIGHT, 320x240 to 8192x8192" --geometry 800x600x
+bad "--start" "biloba: --start: 'play' is not local:SEATS, create:NAME, join:ID or help" --start play
+bad "--start join without a server" "biloba: --start join:1 needs a SERVER argument" --start join:1
+
 [ "$failures" -eq 0 ] || exit 1
 echo "PASS"
