@@ -404,7 +404,11 @@ int main(int argc, char** argv) {
                      "the terminal\n";
       } else {
         try {
-          return gui::run_window(w);
+          const int status = gui::run_window(w);
+          // A game's thread may still run (a bot thinking, a read from a peer): it must not
+          // meet the static destructors of a normal exit.
+          std::cout.flush();
+          std::_Exit(status);
         } catch (const gui::WindowUnavailable& e) {
           std::cerr << "biloba: cannot open a window (" << e.what()
                     << "): playing in the terminal\n";

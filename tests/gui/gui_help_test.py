@@ -1,6 +1,7 @@
 """The help behind the "?" icon (issue 18): a click on the icon opens page 1, a click anywhere
 turns the page through the six pages, and the click after the last one goes back to the menu,
-drawn exactly as before; the French pages differ from the English ones.
+drawn exactly as before; the French pages differ from the English ones. Ctrl-Q quits (status 0)
+from the menu, from a help page and while two bots play.
 
 usage: gui_help_test.py BILOBA ARTIFACT_DIR
 """
@@ -49,6 +50,17 @@ def main():
         fr = xvfb.screenshot(os.path.join(art, "08-help-fr.png"))
         check("the French page 1 is not the English one", True,
               hashlib.sha256(fr.data).hexdigest() != digests[0])
+        xvfb.key("ctrl+q")
+        check("Ctrl-Q quits from a help page", 0, procs[1].wait(timeout=10))
+
+        # Ctrl-Q while two bots play on the game's thread: a clean exit all the same.
+        trace_bots = Trace(os.path.join(art, "trace-bots.txt"))
+        procs.append(start_biloba(biloba, xvfb, trace_bots,
+                                  ["--start", "local:random,random", "--cpu-delay", "0"], home,
+                                  os.path.join(art, "biloba-bots.out")))
+        trace_bots.wait(r"^turn 5 ")
+        xvfb.key("ctrl+q")
+        check("Ctrl-Q quits while bots play", 0, procs[2].wait(timeout=10))
     finally:
         for p in procs:
             stop(p)
