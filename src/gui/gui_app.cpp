@@ -130,6 +130,7 @@ void App::back_to_menu() {
   over_traced_ = game_traced_ = false;
   hints_ = {};
   status_.clear();
+  title_ = "Biloba";
   screen_ = Screen::kMenu;
   dirty_ = true;
 }
