@@ -215,6 +215,11 @@ void draw_game(Canvas& c, const BoardLayout& l, const GameScreen& s, Lang lang) 
       if (seat < static_cast<int>(v.human.size()) && v.human[seat] && stuck) {
         say(who + " " + text(lang, Text::kStuck), kAccent);  // the original waits for ever
       } else if (seat < static_cast<int>(v.human.size()) && v.human[seat]) {
+        const Position& turn_start = m.turns().empty() ? v.start : m.turns().back().after;
+        if (m.pending_clicks() == 0 && m.board().cell != turn_start.cell) {
+          // Captures before any click of this turn: the forced take, waiting for its refill.
+          say(who + " " + text(lang, Text::kForcedTake), kSelect);
+        }
         say(prompt(m, s.hints, m.turns().empty() ? v.start : m.turns().back().after, lang),
             kDim);
       }
