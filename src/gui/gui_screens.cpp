@@ -18,6 +18,7 @@ constexpr Colour kAccent{230, 60, 40};
 constexpr Colour kSelect{255, 230, 40};
 constexpr Colour kTarget{40, 200, 90};
 constexpr Colour kHint{255, 255, 255};
+constexpr Colour kLast{120, 60, 20};
 
 Colour darker(Colour c) {
   return {static_cast<std::uint8_t>(c.r * 6 / 10), static_cast<std::uint8_t>(c.g * 6 / 10),
@@ -67,12 +68,17 @@ void draw_cell(Canvas& c, int cx, int cy, int cell, int square) {
   }
 }
 
-void draw_board(Canvas& c, const BoardLayout& l, const Position& pos, const ClickHints& h) {
+void draw_board(Canvas& c, const BoardLayout& l, const Position& pos, const ClickHints& h,
+                const std::vector<int>& last) {
   const int r = l.pawn_radius();
   for (int sq = 0; sq < kSquares; ++sq) {
     const Point p = l.centre(sq);
     draw_cell(c, p.x, p.y, l.cell, sq);
     if (pos.cell[sq] < kMaxColours) pawn(c, p.x, p.y, r, pos.cell[sq]);
+  }
+  for (int sq : last) {  // the squares of the last turn, framed along the cell's edge
+    const Point p = l.centre(sq);
+    c.frame({p.x - l.cell / 2 + 1, p.y - l.cell / 2 + 1, l.cell - 2, l.cell - 2}, kLast, 2);
   }
   const int label = std::max(8, l.cell / 4);
   for (int i = 0; i < 9; ++i) {  // file letters below, rank numbers on the left
@@ -199,7 +205,13 @@ void draw_game(Canvas& c, const BoardLayout& l, const GameScreen& s, Lang lang) 
     say(std::string(text(lang, Text::kError)) + ": " + v.message, kAccent, true);
   }
   const Position& pos = v.machine ? v.machine->board() : v.start;
-  draw_board(c, l, pos, s.hints);
+  std::vector<int> last;
+  if (v.machine && !v.machine->turns().empty()) {
+    for (auto code : v.machine->turns().back().token) {
+      if (code < kSquares) last.push_back(code);
+    }
+  }
+  draw_board(c, l, pos, s.hints, last);
   if (v.machine) {
     const ClickMachine& m = *v.machine;
     if (v.phase == DriverPhase::kOver) {
