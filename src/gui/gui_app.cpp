@@ -3,6 +3,7 @@
 //   menu MS                 the menu's first frame, MS milliseconds after the process started
 //   help N                  help page N shown
 //   game                    the game screen's first frame
+//   seats NAME|NAME...      the seats' names, once known (network games: when all joined)
 //   turn N C TOKEN POS      a completed turn (gui_turns.h trace_turn)
 //   ready SEAT TURNS        a person of this window is asked to click (TURNS turns played)
 //   over MESSAGE            the game ended (MESSAGE may be empty)
@@ -15,12 +16,14 @@
 #include <SDL.h>
 #include <SDL_ttf.h>
 
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <memory>
 
 #include "compat/biloba/blb.h"
 #include "compat/biloba/legacy_client.h"
+#include "core/text.h"
 #include "gui/gui_draw.h"
 #include "gui/gui_driver.h"
 #include "gui/gui_lookups.h"
@@ -80,7 +83,7 @@ class App {
   std::vector<std::string> events_, pending_trace_;
   std::size_t shown_chat_ = 0;
   std::string chat_input_, ready_key_;
-  bool over_traced_ = false, network_ = false, list_done_ = false;
+  bool over_traced_ = false, network_ = false, list_done_ = false, seats_traced_ = false;
   std::string title_ = "Biloba";
   ClickHints hints_;
 };
@@ -127,7 +130,7 @@ void App::back_to_menu() {
   events_.clear();
   chat_input_.clear();
   ready_key_.clear();
-  over_traced_ = game_traced_ = false;
+  over_traced_ = game_traced_ = seats_traced_ = false;
   hints_ = {};
   status_.clear();
   title_ = "Biloba";
@@ -200,6 +203,9 @@ void App::on_click(int x, int y) {
         editing_server_ = true;
         SDL_StartTextInput();
         break;
+      case MenuAction::kEditName:
+        SDL_StartTextInput();
+        break;
       default:
         break;
     }
@@ -243,8 +249,9 @@ void App::on_key(const SDL_KeyboardEvent& k) {
   } else if (key == SDLK_ESCAPE) {
     if (help_ > 0) {
       help_ = 0;
-    } else if (editing_server_) {
+    } else if (editing_server_ || menu_.editing_name >= 0) {
       editing_server_ = false;
+      menu_.editing_name = -1;
     } else if (screen_ != Screen::kMenu) {
       back_to_menu();
     }
@@ -252,12 +259,15 @@ void App::on_key(const SDL_KeyboardEvent& k) {
     help_ = 1;
     pending_trace_.push_back("help 1");
   } else if (key == SDLK_BACKSPACE) {
-    std::string& s = editing_server_ ? menu_.server : chat_input_;
+    std::string& s = editing_server_            ? menu_.server
+                     : menu_.editing_name >= 0 ? menu_.names[menu_.editing_name]
+                                               : chat_input_;
     while (!s.empty() && (static_cast<unsigned char>(s.back()) & 0xC0) == 0x80) s.pop_back();
     if (!s.empty()) s.pop_back();
   } else if (key == SDLK_RETURN || key == SDLK_KP_ENTER) {
-    if (editing_server_) {
+    if (editing_server_ || menu_.editing_name >= 0) {
       editing_server_ = false;
+      menu_.editing_name = -1;
     } else if (screen_ == Screen::kGame && network_ && driver_ && !chat_input_.empty()) {
       driver_->say(chat_input_);
       chat_input_.clear();
@@ -266,10 +276,17 @@ void App::on_key(const SDL_KeyboardEvent& k) {
 }
 
 void App::on_text(const char* utf8) {
-  std::string& s = editing_server_ ? menu_.server : chat_input_;
-  if (!editing_server_ && !(screen_ == Screen::kGame && network_)) return;
-  if (s.size() + std::strlen(utf8) > (editing_server_ ? 255u : 250u)) return;  // protocol bound
-  s += utf8;
+  if (screen_ == Screen::kMenu && menu_.editing_name >= 0) {
+    std::string& name = menu_.names[menu_.editing_name];
+    name = std::string(utf8_prefix(name + utf8, kMaxNameBytes));
+  } else if (editing_server_) {
+    if (menu_.server.size() + std::strlen(utf8) <= 255) menu_.server += utf8;  // a host name's bound
+  } else if (screen_ == Screen::kGame && network_) {
+    // The protocol carries at most 254 bytes a line; whole UTF-8 characters only.
+    chat_input_ = std::string(utf8_prefix(chat_input_ + utf8, 250));
+  } else {
+    return;
+  }
   dirty_ = true;
 }
 
@@ -355,6 +372,12 @@ void App::draw() {
   if (screen_ == Screen::kGame && !game_traced_) {
     game_traced_ = true;
     trace("game");
+  }
+  if (screen_ == Screen::kGame && !seats_traced_ && !view_.names.empty()) {
+    seats_traced_ = true;
+    std::string names;
+    for (const std::string& n : view_.names) names += (names.empty() ? "" : "|") + n;
+    trace("seats " + names);
   }
   for (const std::string& line : pending_trace_) trace(line);
   pending_trace_.clear();

@@ -49,6 +49,7 @@ MenuState::MenuState(Lang lang) {
 }
 
 MenuAction menu_click(MenuState& menu, const MenuLayout& l, int px, int py) {
+  menu.editing_name = -1;
   if (l.icons.help.contains(px, py)) return MenuAction::kHelp;
   if (l.icons.lang.contains(px, py)) return MenuAction::kLang;
   if (l.players.contains(px, py)) {
@@ -59,6 +60,10 @@ MenuAction menu_click(MenuState& menu, const MenuLayout& l, int px, int py) {
     if (l.seat_kind[s].contains(px, py)) {
       menu.seats[s] = next_kind(menu.seats[s]);
       return MenuAction::kChanged;
+    }
+    if (l.seat_row[s].contains(px, py)) {
+      menu.editing_name = s;
+      return MenuAction::kEditName;
     }
   }
   if (l.server.contains(px, py)) return MenuAction::kEditServer;

@@ -31,15 +31,20 @@ struct MenuState {
   std::vector<std::string> names;                          // 4 entries, "Player N" by default
   std::string server;                                      // host for network games, "" = none
   std::vector<std::string> lan_servers;                    // host names heard on UDP 8001
+  int editing_name = -1;  // the seat whose name is being typed (kEditName), else -1
 
   explicit MenuState(Lang lang = Lang::kEn);
 };
 
 // What a click on the menu asks for.
-enum class MenuAction { kNone, kChanged, kEditServer, kCreate, kJoin, kPlay, kHelp, kLang };
+enum class MenuAction { kNone, kChanged, kEditServer, kEditName, kCreate, kJoin, kPlay, kHelp, kLang };
+
+// Names are at most this many bytes (the original's 31 characters; whole UTF-8 characters).
+inline constexpr std::size_t kMaxNameBytes = 31;
 
 // Applies a click at (px, py) on the menu laid out by `layout`: cycles players or a seat's
-// kind (kChanged), picks a LAN server (kChanged), or names a button. Clicks elsewhere: kNone.
+// kind (kChanged), picks a LAN server (kChanged), starts typing a seat's name (kEditName, with
+// editing_name set), or names a button. Clicks elsewhere: kNone. Any click ends a name's typing.
 MenuAction menu_click(MenuState& menu, const MenuLayout& layout, int px, int py);
 
 // `--start SPEC`, the hidden test option that skips the menu:

@@ -135,8 +135,10 @@ void draw_menu(Canvas& c, const MenuLayout& l, const MenuState& menu, Lang lang,
   for (int s = 0; s < menu.players; ++s) {
     const Rect& row = l.seat_row[s];
     pawn(c, row.x - row.h / 2, row.cy(), row.h * 4 / 10, s);
-    c.frame(row, kDim);
-    c.text(menu.names[s], row.x + size / 2, row.y + row.h / 5, size, kText);
+    const bool typing = menu.editing_name == s;
+    c.frame(row, typing ? kSelect : kDim);
+    c.text(menu.names[s] + (typing ? "_" : ""), row.x + size / 2, row.y + row.h / 5, size,
+           typing ? kSelect : kText);
     c.frame(l.seat_kind[s], kDim);
     c.text(kind_label(menu.seats[s], lang), l.seat_kind[s].cx(), l.seat_kind[s].y + row.h / 5,
            size, kText, Align::kCentre, true);

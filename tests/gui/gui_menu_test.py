@@ -1,6 +1,6 @@
 """The menu of the window (issue 18): a pawn per seat in the colours of the seats, the number of
 players cycled 2 -> 3 -> 4 -> 2 by clicks, PLAY ! starts the game with the start position on
-the board, Esc goes back to the menu, the window scales with its size (two window sizes, and a
+the board, Esc goes back to the menu, a seat's name is typed, the window scales with its size (two window sizes, and a
 live resize).
 
 usage: gui_menu_test.py BILOBA PLATEAU ARTIFACT_DIR
@@ -47,8 +47,17 @@ def main():
                 xvfb.click(*players)
                 check(f"{width}x{height}: {n} players", expected,
                       seat_pawns(shot(f"menu-{n}"), width, height))
+            # The first seat's name, typed (at most 31 bytes: the original's limit).
+            seat_y = top + m + row * 5 // 4 + m + row // 2
+            xvfb.click(m + row + width * 3 // 20, seat_y)
+            xvfb.key("BackSpace")
+            xvfb.type(" Zoe and a name much too long to keep")
+            xvfb.key("Return")
             bh, bw = max(16, height // 12), (width - 4 * m) // 3
             xvfb.click(3 * m + 2 * bw + bw // 2, height - m - bh // 2)  # PLAY !
+            _, seats = trace.wait(r"^seats ")
+            check(f"{width}x{height}: the name typed, cut at 31 bytes",
+                  "seats Player  Zoe and a name much too|Player 2", seats)
             trace.wait(r"^ready 0 0$")
             layout = Board(width, height)
             check(f"{width}x{height}: the start position", start,

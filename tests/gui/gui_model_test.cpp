@@ -82,6 +82,10 @@ TEST(GuiMenu, ClicksCyclePlayersAndSeatKinds) {
   EXPECT_EQ(menu_click(menu, l, l.icons.help.cx(), l.icons.help.cy()), MenuAction::kHelp);
   EXPECT_EQ(menu_click(menu, l, l.icons.lang.cx(), l.icons.lang.cy()), MenuAction::kLang);
   EXPECT_EQ(menu_click(menu, l, l.server.cx(), l.server.cy()), MenuAction::kEditServer);
+  EXPECT_EQ(menu_click(menu, l, l.seat_row[2].cx(), l.seat_row[2].cy()), MenuAction::kEditName);
+  EXPECT_EQ(menu.editing_name, 2);
+  EXPECT_EQ(menu_click(menu, l, 1, l.height - 1), MenuAction::kNone);
+  EXPECT_EQ(menu.editing_name, -1);
   menu.lan_servers = {"alpha", "beta"};
   EXPECT_EQ(menu_click(menu, l, l.lan_rows[1].cx(), l.lan_rows[1].cy()), MenuAction::kChanged);
   EXPECT_EQ(menu.server, "beta");
