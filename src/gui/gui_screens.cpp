@@ -206,7 +206,13 @@ void draw_game(Canvas& c, const BoardLayout& l, const GameScreen& s, Lang lang) 
   } else if (v.phase == DriverPhase::kFailed) {
     say(std::string(text(lang, Text::kError)) + ": " + v.message, kAccent, true);
   }
-  const Position& pos = v.machine ? v.machine->board() : v.start;
+  Position pos = v.machine ? v.machine->board() : v.start;
+  if (v.someone_left) {  // as the original: every pawn is removed when a player leaves
+    for (auto& cell : pos.cell) {
+      if (cell < kMaxColours) cell = kEmpty;
+    }
+    pos.count = {};
+  }
   std::vector<int> last;
   if (v.machine && !v.machine->turns().empty()) {
     for (auto code : v.machine->turns().back().token) {

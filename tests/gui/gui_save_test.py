@@ -11,7 +11,8 @@ import subprocess
 import sys
 import tempfile
 
-from guilib import Board, Trace, Xvfb, artifacts, check, run, square, start_biloba, stop
+from guilib import (OURS, Board, Trace, Xvfb, artifacts, check, read_board, run, square,
+                    start_biloba, stop)
 
 CLICKS = [(0, "b6"), (0, "b5"), (1, "c3"), (1, "c2")]
 
@@ -60,7 +61,11 @@ def main():
         proc = start_biloba(biloba, xvfb, trace2, [path, "--replay-delay", "50"], home,
                             os.path.join(art, "biloba-replay.out"))
         trace2.wait(r"^over ")
-        xvfb.screenshot(os.path.join(art, "replay.png"))
+        image = xvfb.screenshot(os.path.join(art, "replay.png"))
+        empty = ["##.....##", "#.......#", ".........", ".........", "....*....", ".........",
+                 ".........", "#.......#", "##.....##"]
+        check("a player left: every pawn removed, as the original does", empty,
+              read_board(image, layout.centre, OURS))
         check("the window's replay", ["turn 1 O b6-b5", "turn 2 B c3-c2", "over Player 1 leaves"],
               [" ".join(l.split()[:4]) for l in trace2.lines() if l.startswith(("turn", "over"))])
     finally:
