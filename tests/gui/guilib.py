@@ -40,29 +40,37 @@ def check(what, expected, actual):
 
 
 class Xvfb:
-    """An Xvfb of its own on the first free display from :90."""
+    """An Xvfb of its own: it picks a free display itself (-displayfd), so that tests run side
+    by side never share one."""
 
     def __init__(self, width=800, height=600):
         self.width, self.height = width, height
-        for n in range(90, 190):
-            if not os.path.exists(f"/tmp/.X11-unix/X{n}") and not os.path.exists(f"/tmp/.X{n}-lock"):
-                self.display = f":{n}"
-                break
-        else:
-            raise Failure("no free X display")
+        read_end, write_end = os.pipe()
         self.proc = subprocess.Popen(
-            ["Xvfb", self.display, "-screen", "0", f"{width}x{height}x24", "-nolisten", "tcp"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            # -noreset: by default the server resets when its last client leaves, and a
+            # window started at that moment waits (a quit window, then a new one).
+            ["Xvfb", "-displayfd", str(write_end), "-screen", "0", f"{width}x{height}x24",
+             "-nolisten", "tcp", "-noreset"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=(write_end,))
+        os.close(write_end)
+        number = b""
+        with os.fdopen(read_end, "rb") as f:
+            while not number.endswith(b"\n"):
+                chunk = f.read(1)
+                if not chunk:
+                    raise Failure("Xvfb did not start")
+                number += chunk
+        self.display = ":" + number.decode().strip()
         self.env = dict(os.environ, DISPLAY=self.display, SDL_AUDIODRIVER="dummy")
         self.env.pop("WAYLAND_DISPLAY", None)
-        # Ready once a client gets an answer (the socket file alone comes a little earlier).
+        # Ready once a client gets an answer.
         for _ in range(250):
             if subprocess.run(["xdotool", "getmouselocation"], env=self.env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
                 break
             time.sleep(0.02)
         else:
-            raise Failure("Xvfb did not start")
+            raise Failure("Xvfb did not answer")
 
     def click(self, x, y):
         subprocess.run(["xdotool", "mousemove", str(x), str(y), "click", "1"], env=self.env,
