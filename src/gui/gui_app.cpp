@@ -16,6 +16,8 @@
 #include <SDL.h>
 #include <SDL_ttf.h>
 
+#include <cstdlib>
+
 #include "compat/biloba/blb.h"
 #include "gui/gui_app_state.h"
 
@@ -181,6 +183,12 @@ int run_window(const WindowOptions& o) {
   if (find_font(false).empty()) {
     throw WindowUnavailable("the font DejaVu Sans is missing (Debian package fonts-dejavu-core)");
   }
+  // Only the drivers of a desktop: SDL would otherwise go on to others (and wait 20 s) when the
+  // X server named by DISPLAY cannot be reached. SDL_VIDEODRIVER still overrides.
+  if (std::getenv("SDL_VIDEODRIVER") == nullptr) {
+    const char* x11 = std::getenv("DISPLAY");
+    SDL_SetHint(SDL_HINT_VIDEODRIVER, x11 != nullptr && *x11 != '\0' ? "x11,wayland" : "wayland,x11");
+  }
   if (SDL_Init(SDL_INIT_VIDEO) != 0) throw WindowUnavailable(SDL_GetError());
   if (TTF_Init() != 0) {
     SDL_Quit();
@@ -197,11 +205,18 @@ int run_window(const WindowOptions& o) {
   SDL_SetWindowMinimumSize(window, 320, 240);
   SDL_Renderer* renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_PRESENTVSYNC);
   if (renderer == nullptr) renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE);
-  int status = 0;
-  {
-    App app(o, window, renderer);
-    status = app.run();
+  std::unique_ptr<App> app;
+  try {
+    app = std::make_unique<App>(o, window, renderer);
+  } catch (const std::runtime_error& e) {  // a font file SDL_ttf cannot read
+    SDL_DestroyRenderer(renderer);
+    SDL_DestroyWindow(window);
+    TTF_Quit();
+    SDL_Quit();
+    throw WindowUnavailable(e.what());
   }
+  const int status = app->run();
+  app.reset();
   SDL_DestroyRenderer(renderer);
   SDL_DestroyWindow(window);
   TTF_Quit();

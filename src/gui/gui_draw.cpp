@@ -11,15 +11,16 @@
 namespace plateau::gui {
 
 std::string find_font(bool bold) {
-  if (const char* env = std::getenv(bold ? "PLATEAU_FONT_BOLD" : "PLATEAU_FONT")) return env;
+  const char* env = std::getenv(bold ? "PLATEAU_FONT_BOLD" : "PLATEAU_FONT");
   const char* const candidates[] = {
+      env != nullptr ? env : "",
       bold ? "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
            : "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
       "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
   };
   for (const char* path : candidates) {
     std::error_code ec;
-    if (std::filesystem::is_regular_file(path, ec)) return path;
+    if (*path != '\0' && std::filesystem::is_regular_file(path, ec)) return path;
   }
   return {};
 }

@@ -20,8 +20,9 @@ struct Colour {
 
 enum class Align { kLeft, kCentre, kRight };
 
-// The path of DejaVu Sans (bold or not): $PLATEAU_FONT / $PLATEAU_FONT_BOLD when set, else
-// the Debian locations. Empty when none exists.
+// The path of DejaVu Sans (bold or not): $PLATEAU_FONT / $PLATEAU_FONT_BOLD when set and a
+// file, else the Debian locations (regular DejaVu Sans stands in for the bold). Empty when none
+// exists.
 std::string find_font(bool bold);
 
 class Canvas {

@@ -11,8 +11,13 @@ trap 'rm -rf "$tmp"' EXIT
 out=$(printf 'quit\n' | env -u DISPLAY -u WAYLAND_DISPLAY "$biloba" --cpu-delay 0 2>&1 >/dev/null)
 check "no display: said on stderr" \
   "biloba: no display (DISPLAY and WAYLAND_DISPLAY are unset): playing in the terminal" "$out"
-out=$(printf 'quit\n' | env DISPLAY=:999 "$biloba" --text --cpu-delay 0 2>&1 >/dev/null)
+out=$(printf 'quit\n' | env DISPLAY=":x" "$biloba" --text --cpu-delay 0 2>&1 >/dev/null)
 check "--text: no window, nothing on stderr" "" "$out"
+
+# A display that cannot be reached: said at once, and the terminal game instead.
+out=$(printf 'quit\n' | env DISPLAY=":x" "$biloba" --cpu-delay 0 2>&1 >/dev/null | grep '^biloba:')
+check "an unreachable display: the terminal game" \
+  "biloba: cannot open a window (x11,wayland not available): playing in the terminal" "$out"
 
 # e7-e5 is illegal (a jump never lands on the centre); e7 then e6 drops the selection; b6-b5 plays.
 printf 'e7-e5\ne7\ne6\nb6-b5\nquit\n' | env -u DISPLAY "$biloba" --seats human,cpu --cpu-delay 0 \
