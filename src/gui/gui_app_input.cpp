@@ -45,6 +45,7 @@ void App::start_network(bool create, int join_id) {
 }
 
 void App::back_to_menu() {
+  if (driver_) last_clicks_ = driver_->view().clicks;
   driver_.reset();
   view_ = DriverView{};
   seen_version_ = ~0ull;
@@ -60,15 +61,14 @@ void App::back_to_menu() {
   dirty_ = true;
 }
 
-void App::save() {
-  const DriverView v = driver_ ? driver_->view() : DriverView{};
-  if (v.clicks.records.size() < 3) {  // as the original: nothing worth a file
+void App::save(const biloba::net::BlbGame& clicks) {
+  if (clicks.records.size() < 3) {  // as the original: nothing worth a file
     status_ = text(lang_, Text::kSaveNothing);
     return;
   }
   try {
     const std::string path = biloba::net::save_last_game_path(std::time(nullptr));
-    biloba::net::write_blb_file(path, v.clicks);
+    biloba::net::write_blb_file(path, clicks);
     status_ = std::string(text(lang_, Text::kSaved)) + " " + path;
     pending_trace_.push_back("saved " + path);
   } catch (const std::exception& e) {
@@ -104,6 +104,9 @@ void App::on_click(int x, int y) {
     switch (action) {
       case MenuAction::kPlay:
         start_local({menu_.seats.begin(), menu_.seats.begin() + menu_.players});
+        break;
+      case MenuAction::kSaveLast:
+        save(last_clicks_);
         break;
       case MenuAction::kCreate:
       case MenuAction::kJoin: {
@@ -152,8 +155,8 @@ void App::on_click(int x, int y) {
   const BoardLayout l = BoardLayout::for_window(w, h);
   if (l.menu_button.contains(x, y)) {
     back_to_menu();
-  } else if (l.save_button.contains(x, y)) {
-    save();
+  } else if (l.save_button.contains(x, y) && driver_) {
+    save(driver_->view().clicks);
   } else if (const int sq = l.square_at(x, y); sq >= 0 && driver_) {
     driver_->click(sq);
   }

@@ -39,7 +39,8 @@ class App {
   void on_text(const char* utf8);
   void refresh();  // reads the driver and the LAN list; sets dirty_
   void draw();
-  void save();
+  // Writes `clicks` as $HOME[/Desktop]/Biloba-DATE.blb (the original's SAVE LAST GAME).
+  void save(const biloba::net::BlbGame& clicks);
   void trace(const std::string& line) {
     if (trace_.is_open()) trace_ << line << "\n" << std::flush;
   }
@@ -59,6 +60,7 @@ class App {
   std::unique_ptr<GameListFetch> list_;
   std::unique_ptr<GameDriver> driver_;
   DriverView view_;
+  biloba::net::BlbGame last_clicks_;  // the game left last (SAVE LAST GAME in the menu)
   std::uint64_t seen_version_ = ~0ull;
   std::size_t shown_turns_ = 0;
   std::vector<std::string> events_, pending_trace_;

@@ -82,6 +82,7 @@ MenuLayout MenuLayout::for_window(int width, int height) {
   l.create = {m, by, bw, bh};
   l.join = {2 * m + bw, by, bw, bh};
   l.play = {3 * m + 2 * bw, by, bw, bh};
+  l.save_last = {3 * m + 2 * bw, by - m - bh, bw, bh};
   l.icons = corner_icons(width, height);
   return l;
 }

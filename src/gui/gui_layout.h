@@ -61,6 +61,7 @@ struct MenuLayout {
   Rect lan_title;
   std::array<Rect, 4> lan_rows;  // the first four servers heard
   Rect create, join, play;
+  Rect save_last;  // SAVE LAST GAME: the game played last, as a .blb
   CornerIcons icons;
 
   static MenuLayout for_window(int width, int height);

@@ -76,6 +76,7 @@ MenuAction menu_click(MenuState& menu, const MenuLayout& l, int px, int py) {
   if (l.create.contains(px, py)) return MenuAction::kCreate;
   if (l.join.contains(px, py)) return MenuAction::kJoin;
   if (l.play.contains(px, py)) return MenuAction::kPlay;
+  if (l.save_last.contains(px, py)) return MenuAction::kSaveLast;
   return MenuAction::kNone;
 }
 

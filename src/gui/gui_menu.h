@@ -37,7 +37,8 @@ struct MenuState {
 };
 
 // What a click on the menu asks for.
-enum class MenuAction { kNone, kChanged, kEditServer, kEditName, kCreate, kJoin, kPlay, kHelp, kLang };
+enum class MenuAction {
+  kNone, kChanged, kEditServer, kEditName, kCreate, kJoin, kPlay, kSaveLast, kHelp, kLang };
 
 // Names are at most this many bytes (the original's 31 characters; whole UTF-8 characters).
 inline constexpr std::size_t kMaxNameBytes = 31;

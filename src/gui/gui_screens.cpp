@@ -160,6 +160,7 @@ void draw_menu(Canvas& c, const MenuLayout& l, const MenuState& menu, Lang lang,
   button(c, l.create, text(lang, Text::kCreate), bsize);
   button(c, l.join, text(lang, Text::kJoin), bsize);
   button(c, l.play, text(lang, Text::kPlay), bsize);
+  button(c, l.save_last, text(lang, Text::kSaveLast), bsize * 8 / 10);
 }
 
 void draw_game_list(Canvas& c, const GameListLayout& l, const std::string& server,

@@ -58,6 +58,7 @@ enum class Text {
   kError,          // "Error"
   kGameName,       // "game" (default name of a created network game: "<name>'s game")
   kReplay,         // "Replay of"
+  kSaveLast,       // "SAVE LAST GAME"
 };
 
 // The string for `t` in `lang` (UTF-8).

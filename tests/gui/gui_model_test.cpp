@@ -79,6 +79,8 @@ TEST(GuiMenu, ClicksCyclePlayersAndSeatKinds) {
   EXPECT_EQ(menu_click(menu, l, l.play.cx(), l.play.cy()), MenuAction::kPlay);
   EXPECT_EQ(menu_click(menu, l, l.create.cx(), l.create.cy()), MenuAction::kCreate);
   EXPECT_EQ(menu_click(menu, l, l.join.cx(), l.join.cy()), MenuAction::kJoin);
+  EXPECT_EQ(menu_click(menu, l, l.save_last.cx(), l.save_last.cy()), MenuAction::kSaveLast);
+  EXPECT_EQ(l.save_last, (Rect{537, 470, 246, 50}));
   EXPECT_EQ(menu_click(menu, l, l.icons.help.cx(), l.icons.help.cy()), MenuAction::kHelp);
   EXPECT_EQ(menu_click(menu, l, l.icons.lang.cx(), l.icons.lang.cy()), MenuAction::kLang);
   EXPECT_EQ(menu_click(menu, l, l.server.cx(), l.server.cy()), MenuAction::kEditServer);

@@ -1,5 +1,6 @@
 """SAVE LAST GAME from the window (issue 18): two people play two turns by clicks, "Save game"
 writes $HOME/Biloba-DATE.blb, byte for byte the original's format (specs/biloba.md §13), and
+so does the menu's SAVE LAST GAME once the game is left;
 `biloba FILE.blb` replays its turns, in the terminal and in a window.
 
 usage: gui_save_test.py BILOBA ARTIFACT_DIR
@@ -10,6 +11,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 
 from guilib import (OURS, Board, Trace, Xvfb, artifacts, check, read_board, run, square,
                     start_biloba, stop)
@@ -49,6 +51,16 @@ def main():
             check("the .blb bytes", expected.hex(), f.read().hex())
         check("one save only (the first click had nothing to save)", 1,
               sum(1 for l in trace.lines() if l.startswith("saved")))
+        # Back in the menu, SAVE LAST GAME writes the game just left: the same bytes.
+        time.sleep(1.1)  # the file name has the second: a new one
+        xvfb.key("Escape")
+        xvfb.click(660, 495)  # SAVE LAST GAME (MenuLayout::for_window(800, 600).save_last)
+        _, saved_again = trace.wait(r"^saved ", after=[i for i, l in enumerate(trace.lines())
+                                                        if l.startswith("saved")][0] + 1)
+        path_again = saved_again.split(" ", 1)[1]
+        check("SAVE LAST GAME: another file", True, path_again != path)
+        with open(path_again, "rb") as f:
+            check("SAVE LAST GAME: the same bytes", expected.hex(), f.read().hex())
         replay = subprocess.run([biloba, "--text", path, "--replay-delay", "0", "-q"],
                                 env=dict(os.environ, HOME=home), text=True,
                                 stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=30)
