@@ -30,8 +30,15 @@ Colour lighter(Colour c) {
           static_cast<std::uint8_t>(c.b + (255 - c.b) / 2), 255};
 }
 
+// The font size, at most `size`, at which `label` fits in `width` pixels (French is longer).
+int fit(Canvas& c, const std::string& label, int size, int width, bool bold) {
+  while (size > 8 && c.text_width(label, size, bold) > width) --size;
+  return size;
+}
+
 void button(Canvas& c, const Rect& r, const std::string& label, int size) {
   c.frame(r, kAccent, 2);
+  size = fit(c, label, size, r.w - 8, true);
   c.text(label, r.cx(), r.cy() - size * 6 / 10, size, kText, Align::kCentre, true);
 }
 
@@ -140,14 +147,16 @@ void draw_menu(Canvas& c, const MenuLayout& l, const MenuState& menu, Lang lang,
     c.text(menu.names[s] + (typing ? "_" : ""), row.x + size / 2, row.y + row.h / 5, size,
            typing ? kSelect : kText);
     c.frame(l.seat_kind[s], kDim);
-    c.text(kind_label(menu.seats[s], lang), l.seat_kind[s].cx(), l.seat_kind[s].y + row.h / 5,
-           size, kText, Align::kCentre, true);
+    const std::string kind = kind_label(menu.seats[s], lang);
+    c.text(kind, l.seat_kind[s].cx(), l.seat_kind[s].y + row.h / 5,
+           fit(c, kind, size, l.seat_kind[s].w - 8, true), kText, Align::kCentre, true);
   }
   const std::string server = menu.server.empty() && !editing ? text(lang, Text::kNoServer)
                                                              : menu.server + (editing ? "_" : "");
   c.frame(l.server, editing ? kSelect : kDim);
-  c.text(std::string(text(lang, Text::kServer)) + ": " + server, l.server.x + size / 2,
-         l.server.y + l.server.h / 5, size, editing ? kSelect : kText);
+  const std::string server_line = std::string(text(lang, Text::kServer)) + ": " + server;
+  c.text(server_line, l.server.x + size / 2, l.server.y + l.server.h / 5,
+         fit(c, server_line, size, l.server.w - size, false), editing ? kSelect : kText);
   const int small = l.lan_title.h * 7 / 10;
   c.text(std::string(text(lang, Text::kLanServers)) + ":" +
              (menu.lan_servers.empty() ? std::string(" ") + text(lang, Text::kLanNone) : ""),
