@@ -39,7 +39,8 @@ std::vector<HelpPage> english() {
         "If your turn starts with an enemy pawn already caught between two of yours, you take "
         "it (and refill) and your turn is over: the window says so.",
         "With 3 or 4 players such a pawn waits for its owner's turn."},
-       {{{"O.B.", "OBxO", "...."}, "A refill that catches again"}}},
+       {{{".O.", ".B.", "OxO"}, "Taken: the lower blue pawn"},
+        {{".O.", ".x.", ".OO"}, "Refilled from the left: taken too"}}},
       {"5/6  The centre square",
        {"The centre (the star) opens when one of its 8 neighbours is free.",
         "A pawn steps onto it and must at once step off to a free neighbour other than the "
@@ -86,7 +87,8 @@ std::vector<HelpPage> french() {
         "Si votre tour commence avec un pion adverse déjà pris entre deux des vôtres, vous le "
         "prenez (et remplacez) et votre tour est fini : la fenêtre l'annonce.",
         "À 3 ou 4 joueurs, un tel pion attend le tour de son propriétaire."},
-       {{{"O.B.", "OBxO", "...."}, "Un remplacement qui reprend"}}},
+       {{{".O.", ".B.", "OxO"}, "Pris : le pion bleu du bas"},
+        {{".O.", ".x.", ".OO"}, "Remplacé par la gauche : pris aussi"}}},
       {"5/6  La case centrale",
        {"Le centre (l'étoile) s'ouvre quand une de ses 8 voisines est libre.",
         "Un pion y entre et doit aussitôt en sortir vers une voisine libre autre que sa case de "
