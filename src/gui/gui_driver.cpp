@@ -214,7 +214,19 @@ void run_network(const std::shared_ptr<GameDriver::Shared>& s, const NetworkSetu
   // A peer may think for as long as it likes: no read timeout from now on.
   client->connection().set_timeout(std::chrono::milliseconds(0));
   auto input = make_input(n.my_kind, s, n.seed + me, start, n.cpu_delay);
-  const GameOutcome out = play_network_game(*client, ready.names, {{me, input.get()}}, s->hooks());
+  GameOutcome out;
+  try {
+    out = play_network_game(*client, ready.names, {{me, input.get()}}, s->hooks());
+  } catch (const std::exception& e) {
+    // The server closed the game (a peer's connection dropped without a word) or the network
+    // failed: the game is over, and the window says why.
+    std::lock_guard lock(s->mu);
+    s->client = nullptr;
+    s->view.phase = DriverPhase::kOver;
+    s->view.message = std::string(text(s->lang, Text::kConnectionLost)) + " (" + e.what() + ")";
+    ++s->view.version;
+    return;
+  }
   {
     std::lock_guard lock(s->mu);
     s->client = nullptr;
@@ -294,7 +306,9 @@ std::unique_ptr<GameDriver> GameDriver::replay(const BlbGame& game,
 GameDriver::~GameDriver() {
   std::lock_guard lock(shared_->mu);
   shared_->stop = true;
-  if (shared_->client) shared_->client->connection().close();
+  // Leaving a network game says so ('q'), as the original does, so that the others see
+  // "<name> leaves"; the closed socket also ends a read from a peer in progress.
+  if (shared_->client) shared_->client->quit({shared_->client->seat()});
   if (shared_->chat) shared_->chat->close();
   shared_->cv.notify_all();
 }

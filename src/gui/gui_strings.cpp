@@ -65,6 +65,7 @@ constexpr std::array kEntries = {
     Entry{Text::kGameName, "game", "partie"},
     Entry{Text::kReplay, "Replay of", "Relecture de"},
     Entry{Text::kSaveLast, "SAVE LAST GAME", "SAUVER LA DERNIÈRE PARTIE"},
+    Entry{Text::kConnectionLost, "Connection lost", "Connexion perdue"},
 };
 
 }  // namespace
@@ -94,7 +95,7 @@ bool strings_in_order() {
   for (std::size_t i = 0; i < kEntries.size(); ++i) {
     if (static_cast<std::size_t>(kEntries[i].key) != i) return false;
   }
-  return kEntries.size() == static_cast<std::size_t>(Text::kSaveLast) + 1;
+  return kEntries.size() == static_cast<std::size_t>(Text::kConnectionLost) + 1;
 }
 
 }  // namespace plateau::gui

@@ -59,6 +59,7 @@ enum class Text {
   kGameName,       // "game" (default name of a created network game: "<name>'s game")
   kReplay,         // "Replay of"
   kSaveLast,       // "SAVE LAST GAME"
+  kConnectionLost, // "Connection lost"
 };
 
 // The string for `t` in `lang` (UTF-8).

@@ -6,6 +6,7 @@
 #include <set>
 #include <thread>
 
+#include "compat/biloba/legacy_server.h"
 #include "games/biloba/biloba_notation.h"
 #include "gui/gui_driver.h"
 #include "gui/gui_help.h"
@@ -256,6 +257,80 @@ TEST(GuiDriver, ClicksOutOfTurnAreRefused) {
   EXPECT_FALSE(driver->click(*parse_square("e3")));  // the bot's turn
   wait_for(*driver, [](const DriverView& v) { return v.machine->asked() == 1; });
   EXPECT_TRUE(driver->click(*parse_square("e3")));
+}
+
+// Two windows' drivers play a network game through a biloba 0.9.3 server (in this process):
+// names, turns and chat reach both sides.
+TEST(GuiDriver, NetworkGameBetweenTwoDrivers) {
+  net::LegacyServerOptions options;
+  options.address = "127.0.0.1";
+  options.port = 0;
+  options.ready_pause = std::chrono::milliseconds(0);
+  options.cpu_delay = std::chrono::milliseconds(0);
+  net::LegacyServerThread server(options);
+  NetworkSetup a;
+  a.host = "127.0.0.1";
+  a.port = server.port();
+  a.create = true;
+  a.game_name = "Friday";
+  a.my_name = "Ann";
+  auto ann = GameDriver::network(a);
+  wait_for(*ann, [](const DriverView& v) { return v.phase == DriverPhase::kWaiting; });
+  EXPECT_EQ(ann->view().game_id, 1);
+  NetworkSetup b = a;
+  b.create = false;
+  b.join_id = 1;
+  b.my_name = "Bob";
+  auto bob = GameDriver::network(b);
+  auto playing = [](const DriverView& v) { return v.phase == DriverPhase::kPlaying && v.machine; };
+  const DriverView va = wait_for(*ann, playing);
+  const DriverView vb = wait_for(*bob, playing);
+  EXPECT_EQ(va.names, (std::vector<std::string>{"Ann", "Bob"}));
+  EXPECT_EQ(vb.names, va.names);
+  EXPECT_EQ(va.human, (std::vector<bool>{true, false}));
+  EXPECT_EQ(vb.human, (std::vector<bool>{false, true}));
+  EXPECT_FALSE(bob->click(*parse_square("c3")));  // Ann's turn
+  EXPECT_TRUE(ann->click(*parse_square("b6")));
+  EXPECT_TRUE(ann->click(*parse_square("b5")));
+  const DriverView b1 = wait_for(*bob, [](const DriverView& v) {
+    return v.machine && v.machine->turns().size() == 1;
+  });
+  EXPECT_EQ(turn_token(b1.machine->turns()[0].token), "b6-b5");
+  EXPECT_TRUE(bob->click(*parse_square("c3")));
+  EXPECT_TRUE(bob->click(*parse_square("c2")));
+  const DriverView a2 = wait_for(*ann, [](const DriverView& v) {
+    return v.machine && v.machine->turns().size() == 2;
+  });
+  EXPECT_EQ(turn_token(a2.machine->turns()[1].token), "c3-c2");
+  const DriverView b2 = wait_for(*bob, [](const DriverView& v) {
+    return v.machine && v.machine->turns().size() == 2;
+  });
+  EXPECT_EQ(format_position(a2.machine->board()), format_position(b2.machine->board()));
+  EXPECT_EQ(format_position(a2.machine->board()),
+            "##..O..##/#..OOO..#/..OOOOO../..OOOOOO./.O..*..../.BBBBBBB./...BBBB../#.BBBB..#/"
+            "##..B..## O 2");
+  ann->say("hello Bob");
+  const DriverView chat = wait_for(*bob, [](const DriverView& v) { return !v.chat.empty(); });
+  EXPECT_EQ(chat.chat, std::vector<std::string>{"Ann: hello Bob"});
+  EXPECT_EQ(ann->view().chat, std::vector<std::string>{"Ann: hello Bob"});
+  // Ann plays; Bob leaves on his turn: Ann's game ends with the original's message.
+  EXPECT_TRUE(ann->click(*parse_square("d6")));
+  EXPECT_TRUE(ann->click(*parse_square("d5")));
+  wait_for(*bob, [](const DriverView& v) { return v.machine && v.machine->turns().size() == 3; });
+  bob.reset();
+  const DriverView over = wait_for(*ann, [](const DriverView& v) { return v.phase == DriverPhase::kOver; });
+  EXPECT_TRUE(over.someone_left);
+  EXPECT_EQ(over.message, "Bob leaves");
+}
+
+TEST(GuiDriver, NetworkFailureIsShown) {
+  NetworkSetup a;
+  a.host = "127.0.0.1";
+  a.port = 1;  // nothing listens there
+  a.my_name = "Ann";
+  auto ann = GameDriver::network(a);
+  const DriverView v = wait_for(*ann, [](const DriverView& v) { return v.phase == DriverPhase::kFailed; });
+  EXPECT_FALSE(v.message.empty());
 }
 
 }  // namespace
