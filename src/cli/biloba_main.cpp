@@ -275,8 +275,13 @@ int run_network(Options o) {
                                 : "?";
     std::cout << who << ": " << text << "\n";
   };
-  const GameOutcome out =
-      play_network_game(client, ready.names, {{client.seat(), input.get()}}, hooks);
+  GameOutcome out;
+  try {
+    out = play_network_game(client, ready.names, {{client.seat(), input.get()}}, hooks);
+  } catch (const std::exception& e) {
+    // The server closes a game whose player dropped without a word: say what happened.
+    throw std::runtime_error(std::string("connection lost (") + e.what() + ")");
+  }
   print_end(out);
   save_game(o, out, human);
   return 0;
