@@ -18,6 +18,8 @@ packages=(
   clang libclang-rt-14-dev  # the libFuzzer targets of tests/fuzz (clang's fuzzer runtime)
   biloba
   chromium
+  libsdl2-dev libsdl2-ttf-dev fonts-dejavu-core  # the biloba window (src/gui; DejaVu Sans at run time)
+  xvfb xdotool imagemagick  # its tests under Xvfb (tests/gui): X server, clicks, screenshots
 )
 # The browser client is built with Node.js and npm (web/); the machine image usually has a newer
 # Node.js than Debian's (Vite 7 needs 20.19 or later): Debian's packages only when there is none.

@@ -1,10 +1,12 @@
-// `biloba [server | file.blb]`: biloba 0.9.3's command in a terminal (docs/man/biloba.6).
+// `biloba [server | file.blb]`: biloba 0.9.3's command (docs/man/biloba.6). A window (src/gui)
+// unless --text, a scripted option or no display; otherwise in the terminal:
 //   biloba                      a local game, 2-4 seats, each human or CPU
 //   biloba SERVER               a network game through a server on port 8000: list, create,
 //                               join, chat, play
 //   biloba FILE.blb             replay a saved game
 #include <CLI/CLI.hpp>
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -23,6 +25,7 @@
 #include "compat/biloba/click_game.h"
 #include "compat/biloba/discovery.h"
 #include "compat/biloba/legacy_client.h"
+#include "gui/gui_app.h"
 
 namespace {
 
@@ -55,6 +58,11 @@ struct Options {
   bool discover = false;
   std::uint64_t seed = 0;
   bool quiet = false;
+  bool text = false;      // --text: the terminal game even with a display
+  std::string lang;       // --lang en|fr (default: $LANG)
+  std::string trace;      // hidden test options of the window
+  std::string geometry;
+  std::string start;
 };
 
 std::string default_level() { return "classic"; }
@@ -136,7 +144,7 @@ int run_local(const Options& o) {
     inputs.push_back(owned.back().get());
   }
   if (any_human && !o.quiet) std::cout << tui::help_page(1) << "(type help for more)\n";
-  tui::TurnPrinter printer(std::cout, names, !any_human && !o.quiet);
+  tui::TurnPrinter printer(std::cout, names, !any_human && !o.quiet, start);
   GameHooks hooks;
   hooks.on_click = [&](const ClickMachine& m, int, int, ClickEffect) { printer.update(m); };
   // Local games pass a stuck player (Plateau's deviation, spec §3.4).
@@ -150,7 +158,8 @@ int run_replay(const Options& o) {
   const BlbGame game = read_blb_file(o.target);
   std::cout << "Replay of " << o.target << ": " << game.names.size() << " players ("
             << join(game.names, ", ") << "), " << game.records.size() << " clicks\n";
-  tui::TurnPrinter printer(std::cout, game.names, !o.quiet);
+  tui::TurnPrinter printer(std::cout, game.names, !o.quiet,
+                           start_position(static_cast<int>(game.names.size())));
   GameHooks hooks;
   hooks.on_click = [&](const ClickMachine& m, int, int, ClickEffect) { printer.update(m); };
   const GameOutcome out = replay_game(game, std::chrono::milliseconds(o.replay_delay_ms), hooks);
@@ -257,7 +266,7 @@ int run_network(Options o) {
                                               [&](const std::string& text) { client.say(text); });
     if (!o.quiet) std::cout << tui::help_page(1) << "(type help for more; t TEXT talks)\n";
   }
-  tui::TurnPrinter printer(std::cout, ready.names, !human && !o.quiet);
+  tui::TurnPrinter printer(std::cout, ready.names, !human && !o.quiet, start);
   GameHooks hooks;
   hooks.on_click = [&](const ClickMachine& m, int, int, ClickEffect) { printer.update(m); };
   hooks.on_chat = [&](int seat, const std::string& text) {
@@ -266,11 +275,87 @@ int run_network(Options o) {
                                 : "?";
     std::cout << who << ": " << text << "\n";
   };
-  const GameOutcome out =
-      play_network_game(client, ready.names, {{client.seat(), input.get()}}, hooks);
+  GameOutcome out;
+  try {
+    out = play_network_game(client, ready.names, {{client.seat(), input.get()}}, hooks);
+  } catch (const std::exception& e) {
+    // The server closes a game whose player dropped without a word: say what happened.
+    throw std::runtime_error(std::string("connection lost (") + e.what() + ")");
+  }
   print_end(out);
   save_game(o, out, human);
   return 0;
+}
+
+// True when the options ask for the terminal: --text, or one of the scripted modes.
+bool wants_terminal(const Options& o, const CLI::App& app) {
+  if (o.text || o.discover || o.list || o.cpu || o.quiet || !o.create.empty() || o.join != 0 ||
+      !o.clicks.empty() || !o.save.empty()) {
+    return true;
+  }
+  return app.count("--seats") > 0 || app.count("--names") > 0;
+}
+
+gui::WindowOptions window_options(const Options& o, bool replay) {
+  gui::WindowOptions w;
+  if (!o.lang.empty()) {
+    const auto lang = gui::parse_lang(o.lang);
+    if (!lang) throw UsageError("--lang must be en or fr");
+    w.lang = *lang;
+  } else {
+    w.lang = gui::lang_from_locale(std::getenv("LANG"));
+  }
+  if (!o.geometry.empty()) {
+    int width = 0, height = 0;
+    char x = 0, extra = 0;
+    std::istringstream in(o.geometry);
+    if (!(in >> width >> x >> height) || x != 'x' || (in >> extra) || width < 320 ||
+        height < 240 || width > 8192 || height > 8192) {
+      throw UsageError("--geometry must be WIDTHxHEIGHT, 320x240 to 8192x8192");
+    }
+    w.width = width;
+    w.height = height;
+  }
+  if (!o.start.empty()) {
+    try {
+      w.start = gui::parse_start_spec(o.start);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(e.what());
+    }
+  }
+  if (o.players < 2 || o.players > 4) throw UsageError("--players must be 2, 3 or 4");
+  w.players = o.players;
+  if (replay) {
+    read_blb_file(o.target);  // a bad file is refused before any window opens
+    w.replay_file = o.target;
+  } else if (!o.target.empty()) {
+    w.server = o.target == "Local" ? "127.0.0.1" : o.target;
+  }
+  if (w.start && (w.start->kind == gui::StartSpec::Kind::kCreate ||
+                  w.start->kind == gui::StartSpec::Kind::kJoin) &&
+      w.server.empty()) {
+    throw UsageError("--start " + o.start + " needs a SERVER argument");
+  }
+  w.port = o.port;
+  w.name = o.name;
+  w.trace_file = o.trace;
+  w.seed = seed_of(o);
+  w.cpu_delay = std::chrono::milliseconds(o.cpu_delay_ms);
+  w.replay_delay = std::chrono::milliseconds(o.replay_delay_ms);
+  return w;
+}
+
+bool has_display() {
+  const char* x = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  return (x != nullptr && *x != '\0') || (wayland != nullptr && *wayland != '\0');
+}
+
+int run_terminal(const Options& o, bool replay) {
+  if (o.discover) return run_discover();
+  if (o.target.empty()) return run_local(o);
+  if (replay) return run_replay(o);
+  return run_network(o);
 }
 
 }  // namespace
@@ -278,7 +363,8 @@ int run_network(Options o) {
 int main(int argc, char** argv) {
   register_builtin_games();
   Options o;
-  CLI::App app{"Biloba: the biloba 0.9.3 game in a terminal (local, network or replay)",
+  CLI::App app{"Biloba: the biloba 0.9.3 game in a window, or in the terminal with --text (local, "
+               "network or replay)",
                "biloba"};
   app.add_option("target", o.target,
                  "A server name (network game on port 8000), \"Local\", or a .blb replay file");
@@ -303,13 +389,38 @@ int main(int argc, char** argv) {
   app.add_flag("--discover", o.discover, "List the Biloba servers announced on the LAN");
   app.add_option("--seed", o.seed, "Random seed for CPU seats (default: the clock)");
   app.add_flag("-q,--quiet", o.quiet, "Print only the turns and the result");
+  app.add_flag("--text", o.text, "Play in the terminal even when a display is available");
+  app.add_option("--lang", o.lang, "Language of the window: en or fr (default: from $LANG)");
+  // Hidden options of the Xvfb tests (tests/gui): a trace of what the window showed, its size,
+  // and a game started without the menu (gui_menu.h StartSpec).
+  app.add_option("--trace", o.trace)->group("");
+  app.add_option("--geometry", o.geometry)->group("");
+  app.add_option("--start", o.start)->group("");
   try {
     app.parse(argc, argv);
-    if (o.discover) return run_discover();
-    if (o.target.empty()) return run_local(o);
-    const bool replay = o.target.size() > 4 && o.target.substr(o.target.size() - 4) == ".blb";
-    if (replay || std::filesystem::is_regular_file(o.target)) return run_replay(o);
-    return run_network(o);
+    const bool replay =
+        !o.target.empty() &&
+        ((o.target.size() > 4 && o.target.substr(o.target.size() - 4) == ".blb") ||
+         std::filesystem::is_regular_file(o.target));
+    if (!wants_terminal(o, app)) {
+      const gui::WindowOptions w = window_options(o, replay);
+      if (!has_display()) {
+        std::cerr << "biloba: no display (DISPLAY and WAYLAND_DISPLAY are unset): playing in "
+                     "the terminal\n";
+      } else {
+        try {
+          const int status = gui::run_window(w);
+          // A game's thread may still run (a bot thinking, a read from a peer): it must not
+          // meet the static destructors of a normal exit.
+          std::cout.flush();
+          std::_Exit(status);
+        } catch (const gui::WindowUnavailable& e) {
+          std::cerr << "biloba: cannot open a window (" << e.what()
+                    << "): playing in the terminal\n";
+        }
+      }
+    }
+    return run_terminal(o, replay);
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   } catch (const std::exception& e) {
