@@ -17,6 +17,11 @@ export const BOARD_STRINGS: Record<string, Dictionary> = {
     'game.phutball': "Philosopher's Football",
     'game.biloba': 'Biloba',
     'lobby.legacyPlayer': '{user} (Biloba 0.9.3)',
+    'bohnduell.inStore': '{n} in the store',
+    'phutball.goal': 'goal of {who}: the ball here wins',
+    'bohnduell.cost1': '1 ball',
+    'bohnduell.cost': '{n} balls',
+    'biloba.pawns': '{n} pawns',
   },
   fr: {
     'board.bohnduell': 'Plateau de BohnDuell',
@@ -32,5 +37,10 @@ export const BOARD_STRINGS: Record<string, Dictionary> = {
     'game.phutball': 'Football philosophique',
     'game.biloba': 'Biloba',
     'lobby.legacyPlayer': '{user} (Biloba 0.9.3)',
+    'bohnduell.inStore': '{n} au grenier',
+    'phutball.goal': 'but de {who} : le ballon ici gagne',
+    'bohnduell.cost1': '1 bille',
+    'bohnduell.cost': '{n} billes',
+    'biloba.pawns': '{n} pions',
   },
 };

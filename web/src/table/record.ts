@@ -54,3 +54,19 @@ export function recordSeats(record: string): string[] {
   const seats = recordTag(record, 'Seats');
   return seats ? seats.split(',').map((s) => s.trim()).filter((s) => s !== '') : [];
 }
+
+// The move list as players read it: a forced pass shown where the turn was skipped. In a
+// two-seat game the same seat moving twice in a row means the other had to pass (exactly when
+// the record writes "X:pass", core/record.cpp); `labels` are the game's seat labels.
+export function withPasses<T extends { seat: string; text: string }>(moves: T[], labels: string[]):
+  (T | { seat: string; text: string; pass: true })[] {
+  if (labels.length !== 2) return moves;
+  const out: (T | { seat: string; text: string; pass: true })[] = [];
+  moves.forEach((m, i) => {
+    if (i > 0 && m.seat !== '' && m.seat === moves[i - 1].seat) {
+      out.push({ seat: labels[1 - labels.indexOf(m.seat)] ?? '', text: 'pass', pass: true });
+    }
+    out.push(m);
+  });
+  return out;
+}

@@ -27,6 +27,9 @@ import { legacyLive } from './scenarios/legacy-live.mjs';
 import { reload } from './scenarios/reload.mjs';
 import { lostAck, reconnect } from './scenarios/reconnect.mjs';
 import { forms } from './scenarios/forms.mjs';
+import { settingsPage, yourTurn } from './scenarios/your-turn.mjs';
+import { a11y } from './scenarios/a11y.mjs';
+import { bilobaHints, forcedPass, phutballPath, startSeats, timeLoss } from './scenarios/table-fixes.mjs';
 import * as strategies from './scenarios/strategies.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -64,6 +67,14 @@ const SCENARIOS = {
   reload,
   reconnect,
   'lost-ack': lostAck,
+  'your-turn': yourTurn,
+  settings: settingsPage,
+  'phutball-path': phutballPath,
+  'time-loss': timeLoss,
+  'start-seats': startSeats,
+  'forced-pass': forcedPass,
+  a11y,
+  'biloba-hints': bilobaHints,
 };
 
 // A misspelt --only name would otherwise run nothing and pass.

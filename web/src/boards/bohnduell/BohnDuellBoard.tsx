@@ -14,6 +14,7 @@ interface Props extends BoardInput {
 const W = 520;
 const H = 300;
 const BOWL = 44;
+export const BOHNDUELL_COLOURS = ['#c0392b', '#2e7d32']; // by seat: A, B
 
 function balls(count: number, cx: number, cy: number, colour: string) {
   // Up to 12 balls drawn; the number is always written.
@@ -32,7 +33,7 @@ export function BohnDuellBoard(props: Props) {
   const last = new Set(lastMove ?? []);
   const viewer = props.viewer ?? 0;
   const top = 1 - viewer;
-  const colours = ['#c0392b', '#2e7d32'];
+  const colours = BOHNDUELL_COLOURS;
   const seatName = (s: number) => props.names?.[s] ?? (s === 0 ? 'A' : 'B');
   const legal = new Set(steps);
   // Column c (0..3) holds the top player's bowl at distance c+1 and the viewer's at 4-c.
@@ -82,6 +83,8 @@ export function BohnDuellBoard(props: Props) {
                 <button data-step={`S${d}`} onClick={() => onStep(`S${d}`)}
                   title={t('bohnduell.sowHelp', { d, cost: 5 - d })}>
                   {t('bohnduell.sow')} {`S${d}`}
+                  {/* On a phone there is no hover: the cost is written (issue 17). */}
+                  <small class="cost">{t(5 - d === 1 ? 'bohnduell.cost1' : 'bohnduell.cost', { n: 5 - d })}</small>
                 </button>
               )}
               {legal.has(`H${d}`) && (
