@@ -29,6 +29,7 @@ import { lostAck, reconnect } from './scenarios/reconnect.mjs';
 import { forms } from './scenarios/forms.mjs';
 import { settingsPage, yourTurn } from './scenarios/your-turn.mjs';
 import { a11y } from './scenarios/a11y.mjs';
+import { guide } from './scenarios/guide.mjs';
 import { bilobaHints, forcedPass, phutballPath, startSeats, timeLoss } from './scenarios/table-fixes.mjs';
 import * as strategies from './scenarios/strategies.mjs';
 
@@ -75,6 +76,7 @@ const SCENARIOS = {
   'forced-pass': forcedPass,
   a11y,
   'biloba-hints': bilobaHints,
+  guide,
 };
 
 // A misspelt --only name would otherwise run nothing and pass.
