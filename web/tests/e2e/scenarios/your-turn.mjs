@@ -18,6 +18,8 @@ const FAKE_NOTIFICATION = `
     static requestPermission() { FakeNotification.permission = 'granted'; return Promise.resolve('granted'); }
   }
   window.Notification = FakeNotification;
+  // Headless Chromium never hides a tab: the test says when this one is in the background.
+  Object.defineProperty(document, 'visibilityState', { get: () => (window.__hidden ? 'hidden' : 'visible') });
 `;
 
 const readAlerts = (page) => page.evaluate(() => ({
@@ -72,6 +74,28 @@ export async function yourTurn(t) {
       body: `It is your move in Philosopher's Football ${made.board}.` }], 'the notification');
     assertEqual(alerts.chimes, 1, 'no chime once muted');
     await t.artifacts.page(a.page, 'your-games-lobby');
+
+    // At the table itself nothing is announced while the tab is shown; in the background it is.
+    const play = async (point, ply) => {
+      await a.page.click(`.board .clickable[data-point=${point}]`);
+      await a.page.click('[data-action=play]');
+      await a.page.waitForSelector(`section.table[data-ply="${ply}"]`);
+    };
+    await a.page.click(`${entry} a`);
+    await play('J12', 4);
+    await other.ask(`phutball move ${made.board} H15`);
+    await a.page.waitForSelector('section.table[data-turn=mine][data-ply="5"]');
+    await a.page.waitForFunction(() => document.title === '(1) Plateau');
+    await a.page.waitForTimeout(300);
+    assertEqual((await readAlerts(a.page)).notes.length, 1, 'no notification for the game on screen');
+    await play('J13', 6);
+    await a.page.evaluate(() => {
+      window.__hidden = true;
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    await other.ask(`phutball move ${made.board} H16`);
+    await a.page.waitForFunction(() => window.__notes.length === 2, null, { timeout: 15000 });
+    assertEqual((await readAlerts(a.page)).title, '(1) Plateau', 'the background tab\'s title');
   } finally {
     await other.close();
   }
