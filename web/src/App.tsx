@@ -4,6 +4,7 @@
 //   #/replay/GAME/N          a finished game, step by step
 //   #/rules/GAME             illustrated rules of GAME
 //   #/settings               the player's settings
+//   #/ratings[/GAME]         ratings of a game
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { RulesView } from './rules/RulesView';
 import { Lobby } from './lobby/Lobby';
@@ -16,6 +17,7 @@ import { hasBoard } from './boards';
 import { gameTitle } from './lobby/games';
 import { playerName } from './lobby/listing';
 import { SettingsView } from './settings/SettingsView';
+import { Ratings } from './lobby/Ratings';
 import type { SessionState } from './state/session';
 import { newTurns, titleWith, turnKeys } from './state/yourGames';
 import { chime, notify } from './state/alerts';
@@ -73,7 +75,9 @@ export function App() {
   const board = Number(parts[2]);
   const turns = useTurnAlerts(state, parts[0] === 'table' ? tableKey(game, board) : undefined);
   let body;
-  if (parts[0] === 'settings') {
+  if (parts[0] === 'ratings') {
+    body = <Ratings session={session} game={parts[1]} />;
+  } else if (parts[0] === 'settings') {
     body = <SettingsView session={session} onLanguage={() => rerender((n) => n + 1)} />;
   } else if (parts[0] === 'rules' && hasBoard(game)) {
     body = <RulesView key={game} game={game} onClose={() => history.back()} />;
@@ -96,6 +100,7 @@ export function App() {
             {turns > 0 ? t('yourGames.count', { n: turns }) : t('yourGames.title')}
           </a>
         )}
+        <a class="settings-link" href="#/ratings" data-action="ratings">{t('ratings.title')}</a>
         <a class="settings-link" href="#/settings" data-action="settings">{t('settings.title')}</a>
         <label>
           {t('nav.language')}{' '}

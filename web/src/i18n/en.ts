@@ -151,4 +151,11 @@ export const en: Dictionary = {
   'said.out': '{who} is out.',
   'table.legend': 'Orange dots: where you can play. Blue: the last move.',
   'lobby.seatN': 'Seat {n}',
+  'ratings.title': 'Ratings',
+  'ratings.none': 'No rated games yet.',
+  'ratings.signIn': 'Sign in (or play as a guest) to see the ratings.',
+  'ratings.player': 'Player',
+  'ratings.rating': 'Rating',
+  'ratings.deviation': 'Deviation',
+  'ratings.games': 'Games',
 };

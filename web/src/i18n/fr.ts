@@ -151,4 +151,11 @@ export const fr: Dictionary = {
   'said.out': '{who} est éliminé.',
   'table.legend': 'Points orange : où vous pouvez jouer. Bleu : le dernier coup.',
   'lobby.seatN': 'Place {n}',
+  'ratings.title': 'Classements',
+  'ratings.none': 'Aucune partie classée pour le moment.',
+  'ratings.signIn': 'Connectez-vous (ou jouez en invité) pour voir les classements.',
+  'ratings.player': 'Joueur',
+  'ratings.rating': 'Classement',
+  'ratings.deviation': 'Écart',
+  'ratings.games': 'Parties',
 };

@@ -4,8 +4,10 @@
 // counts it, a chime sounds and, once allowed on the settings page, a browser notification
 // (the Notifications API, stubbed in the page to record what would be shown) says so. The
 // chime can be muted, and moves wait for "Play" when the player asked to confirm them.
-// Then the settings of an account: the mail setting is the server's (`notify`), and sign out.
+// Then the settings of an account: the mail setting is the server's (`notify`), the ratings
+// after a rated game, and sign out.
 import { assert, assertEqual, guest, probe } from '../lib/ui.mjs';
+import { checkAxe } from '../lib/axe.mjs';
 
 // The browser's Notification, recording instead of showing; permission 'default' until the
 // page asks (as a real browser would after the player's click).
@@ -131,7 +133,29 @@ export async function settingsPage(t) {
   await page.selectOption('[data-field=language]', 'fr');
   await page.waitForSelector('section.settings h2:has-text("Réglages")');
   await page.selectOption('[data-field=language]', 'en');
+  // A rated game between two accounts (BohnDuell, supply 3: A S2, B S3, B S4; B wins), then
+  // the ratings page shows the server's standings exactly, the winner first.
+  const other = await probe(t.browser, t.server.base);
+  t.contexts.push({ pages: () => [], close: () => other.close() });
+  const rival = `riv${Date.now() % 100000}`;
+  assertEqual((await other.ask(`register ${rival} pw-rival-secret`)).type, 'login', 'the rival registered');
+  const made = await other.ask(`bohnduell challenge -supply=3 ${name} ${rival}`);
+  await page.goto(`${t.server.base}/#/table/bohnduell/${made.board}`);
+  await page.click('section.table[data-turn=mine] .board [data-step=S2]');
+  await page.waitForSelector('section.table[data-ply="1"]');
+  for (const [move, ply] of [['S3', 2], ['S4', 3]]) await other.ask(`bohnduell move ${made.board} ${move}#${ply}`);
+  await page.waitForSelector('.result-banner');
+  await page.click('[data-action=ratings]');
+  await page.selectOption('[data-field=ratings-game]', 'bohnduell');
+  await page.waitForSelector('.ratings table[data-game=bohnduell] tbody tr');
+  const standings = await other.ask('standings bohnduell');
+  const shown = await page.$$eval('.ratings tbody tr', (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+  assertEqual(shown, standings.items.map((r, i) => [String(i + 1), r.player, String(r.rating), `±${r.deviation}`, String(r.games)]),
+    'the ratings page is the server\'s standings');
+  assertEqual(shown.map((r) => r[1]), [rival, name], 'the winner first');
+  await checkAxe(page, 'the ratings');
   // Sign out: the sign-in form, also after a reload (the token is gone).
+  await page.click('[data-action=settings]');
   await page.click('[data-action=sign-out]');
   await page.waitForSelector('section.login');
   assertEqual(await page.evaluate(() => localStorage.getItem('plateau.resumeToken')), null,
