@@ -158,4 +158,5 @@ export const en: Dictionary = {
   'ratings.rating': 'Rating',
   'ratings.deviation': 'Deviation',
   'ratings.games': 'Games',
+  'board.cursor': '{board}, on {at}: arrow keys move, Enter plays',
 };

@@ -158,4 +158,5 @@ export const fr: Dictionary = {
   'ratings.rating': 'Classement',
   'ratings.deviation': 'Écart',
   'ratings.games': 'Parties',
+  'board.cursor': '{board}, sur {at} : les flèches déplacent, Entrée joue',
 };

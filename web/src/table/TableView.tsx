@@ -12,7 +12,7 @@ import { moveMarks } from '../boards';
 import { gameTitle, seatLabels, useGames } from '../lobby/games';
 import { t } from '../i18n';
 import { computerName, isFree, playerName, seatLongName } from '../lobby/listing';
-import { ResultBanner } from './ResultBanner';
+import { ResultBanner, resultHeadline } from './ResultBanner';
 import { boardOf, boardScore } from '../boards';
 import { withPasses } from './record';
 import type { Said } from '../boards/describe';
@@ -329,7 +329,8 @@ export function TableView({ session, game, board, sit }: Props) {
         <div class="result-dialog" role="dialog" aria-label={t('table.result')}>
           <h3>{t('table.gameOver')}</h3>
           <p class="result" data-result={table.result.result}>
-            {`${table.result.result} (${t(`reason.${table.result.reason}`)})`}
+            {`${resultHeadline(table.result.result, names)}${score ? ` ${score.join('–')}` : ''} ` +
+              `(${table.result.result}, ${t(`reason.${table.result.reason}`)})`}
           </p>
           {table.statusLine && <p class="status-line">{table.statusLine}</p>}
           <a href="#/" data-action="lobby">{t('table.backToLobby')}</a>{' · '}

@@ -62,7 +62,8 @@ export function BilobaBoard(props: Props) {
   }
   return (
     <svg class="biloba-board" viewBox={`-30 -10 ${9 * SQ + 40} ${9 * SQ + 40}`} role="img"
-      aria-label={t('board.biloba')} tabindex={interactive ? 0 : undefined}
+      aria-label={cursor ? t('board.cursor', { board: t('board.biloba'), at: cursor }) : t('board.biloba')}
+      tabindex={interactive ? 0 : undefined}
       data-cursor={cursor} onKeyDown={interactive ? onKeyDown : undefined}>
       <polygon class="frame" points={octagon()} />
       {cells}

@@ -63,7 +63,8 @@ export function PhutballBoard(props: Props) {
   }
   return (
     <svg class="phutball-board" viewBox={`0 0 ${width} ${height}`} role="img"
-      aria-label={t('board.phutball')} tabindex={onStep ? 0 : undefined} data-cursor={cursor}
+      aria-label={cursor ? t('board.cursor', { board: t('board.phutball'), at: cursor }) : t('board.phutball')}
+      tabindex={onStep ? 0 : undefined} data-cursor={cursor}
       onKeyDown={onStep ? onKeyDown : undefined}>
       {Array.from({ length: rows }, (_, i) => i + 1).map((row) => (
         <line x1={px(0)} x2={px(14)} y1={py(row)} y2={py(row)}

@@ -14,7 +14,9 @@ export async function checkFinished(t, page, game, board, name) {
   assertEqual(await page.getAttribute('.result-dialog .result', 'data-result'), result,
     'the result shown is the record\'s');
   const resultText = await page.textContent('.result-dialog .result');
-  assert(resultText.startsWith(`${result} (`), `the result text (${resultText})`);
+  // Who won, the score where the game keeps one, then the result and the reason.
+  assert(/^(.+ wins?|Draw)( \d+(–\d+)+)? \(/.test(resultText) && resultText.includes(`(${result}, `),
+    `the result text (${resultText})`);
   const listed = await page.$$eval('section.table .move-list li[data-ply]', (lis) => lis.map((li) => li.textContent));
   assertEqual(listed.length, moves.length, 'the move list has the record\'s moves');
   assertEqual(listed.map((l) => l.slice(l.indexOf(': ') + 2)), moves.map((m) => m.move),
