@@ -159,4 +159,7 @@ export const en: Dictionary = {
   'ratings.deviation': 'Deviation',
   'ratings.games': 'Games',
   'board.cursor': '{board}, on {at}: arrow keys move, Enter plays',
+  'moves.resigned': 'resigned',
+  'moves.outOfTime': 'out of time',
+  'moves.forfeited': 'forfeited (correspondence time)',
 };

@@ -159,4 +159,7 @@ export const fr: Dictionary = {
   'ratings.deviation': 'Écart',
   'ratings.games': 'Parties',
   'board.cursor': '{board}, sur {at} : les flèches déplacent, Entrée joue',
+  'moves.resigned': 'abandonne',
+  'moves.outOfTime': 'temps écoulé',
+  'moves.forfeited': 'forfait (temps de correspondance)',
 };

@@ -19,6 +19,16 @@ import type { Said } from '../boards/describe';
 import { describeMove, stepHint } from '../boards/describe';
 
 const say = (s: Said) => t(s.key, s.params);
+
+// How a two-seat game ended for the loser when it was not by the rules: "B: resigned", "A: out
+// of time" (the last entry of the move list, as pbmserv's pages write Resign / Forfeit).
+function endOf(result: { result: string; reason: string } | undefined, labels: string[]) {
+  const key = { resign: 'moves.resigned', time: 'moves.outOfTime', 'forfeit time': 'moves.forfeited' }[
+    result?.reason ?? ''];
+  const values = result?.result.split('-') ?? [];
+  if (!key || labels.length !== 2 || values.length !== 2 || values[0] === values[1]) return [];
+  return [{ seat: labels[values[0] === '0' ? 0 : 1], text: t(key), end: true }];
+}
 import { settings } from '../state/settings';
 
 interface Props {
@@ -304,7 +314,7 @@ export function TableView({ session, game, board, sit }: Props) {
               <button data-action="reject" onClick={() => conn.send(`${game} reject ${board}`)}>{t('table.reject')}</button>
             </div>
           )}
-          <MoveList moves={withPasses(moves, labels)} />
+          <MoveList moves={[...withPasses(moves, labels), ...endOf(table.result, labels)]} />
           <div class="chat">
             <ul aria-live="polite">
               {table.chat.map((c) => <li><b>{c.user}</b>: {c.message}</li>)}

@@ -80,6 +80,7 @@ export async function timeLoss(t) {
   assertEqual((await clocks())[a.user], '0:00', 'the loser\'s clock at the end');
   assertEqual(await a.page.textContent(`${banner} .headline`), `${other.user} wins`, 'the winner');
   assertEqual(await a.page.textContent(`${banner} .reason`), 'time out', 'the reason');
+  assertEqual(await moveTexts(a.page), ['O: H11', 'X: H9', 'O: out of time'], 'the move list ends with the loss');
   await a.page.click('.result-dialog [data-action=close-dialog]');
   assert(await a.page.isVisible(banner), 'the banner stays once the box is closed');
   await a.page.reload();
