@@ -51,6 +51,9 @@ async function reloadMidGame(t, page, user, name) {
   // Still seated: our move is accepted.
   await playUntil(page, strategies.phutball(rng(8)), before.ply + 2);
   await t.artifacts.page(page, `${name}-after-reload`);
+  // The same tables: the game is among "your games" in the lobby.
+  await page.click('header h1 a');
+  await page.waitForSelector(`.your-games li[data-your-game="phutball/${board}"]`);
   t.log(`${name}: ${user} at phutball ${board}, reloaded at ply ${before.ply}`);
 }
 
