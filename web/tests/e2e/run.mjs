@@ -10,7 +10,10 @@
 // by page, phone width, the replay of a biloba 0.9.3 network game kept by the server, one watched live
 // while it is played, a reload mid-game
 // (still seated, guest and account), a WebSocket dropped mid-game (resync: the move list is the
-// record) and a move whose answer was lost (sent again with its #n, stored once). Screenshots of every board go to the artifacts directory. Exit
+// record) and a move whose answer was lost (sent again with its #n, stored once); issues 15 and
+// 17: your turn (list, title count, chime, notification), settings and ratings, the table fixes
+// (scenarios/table-fixes.mjs), axe-core (a11y) and the user guide's pictures (guide).
+// Screenshots of every board go to the artifacts directory. Exit
 // status: 0 all passed, 1 a failure, 77 skipped (no Chromium; ctest reports it as skipped).
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
