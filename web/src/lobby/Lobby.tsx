@@ -72,6 +72,11 @@ export function Lobby({ session }: { session: Session }) {
           </button>
         </form>
         {state.lastError && <p class="error" role="alert">{state.lastError}</p>}
+        <p class="landing-rules">{t('nav.rules')}:{' '}
+          {games.map((g, i) => (
+            <>{i > 0 && ' · '}<a href={`#/rules/${g.name}`}>{gameTitle(g.name)}</a></>
+          ))}
+        </p>
       </section>
     );
   }

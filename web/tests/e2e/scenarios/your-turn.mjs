@@ -117,6 +117,13 @@ export async function settingsPage(t) {
   page.on('pageerror', (e) => t.errors.push(`page error: ${e.message}`));
   const name = `set${Date.now() % 100000}`;
   await page.goto(`${t.server.base}/`);
+  await page.waitForSelector('section.login .landing-rules a');
+  await checkAxe(page, 'the sign-in page');
+  // The rules are one click from the landing page, before signing in.
+  await page.click('section.login .landing-rules a[href="#/rules/phutball"]');
+  await page.waitForSelector('section.rules[data-rules-page="1"] .diagram svg');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('section.login');
   await page.fill('section.login input[autocomplete=username]', name);
   await page.fill('section.login input[type=password]', 'pw-settings-secret');
   await page.click('section.login button[type=button]');
