@@ -4,32 +4,20 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Seat, Session } from '../state/session';
 import { useSession } from '../state/session';
+import { settings } from '../state/settings';
 import { Board } from './Board';
 import { Clocks } from './Clocks';
 import { MoveList } from './MoveList';
-import { playedMoves, recordTag, seatOfPly } from './record';
-import { moveMarks } from '../boards';
-import { gameTitle, seatLabels, useGames } from '../lobby/games';
-import { t } from '../i18n';
-import { computerName, isFree, playerName, seatLongName } from '../lobby/listing';
 import { ResultBanner, resultHeadline } from './ResultBanner';
-import { boardOf, boardScore } from '../boards';
-import { withPasses } from './record';
+import { endEntries, playedMoves, recordTag, seatOfPly, withPasses } from './record';
+import { boardOf, boardScore, moveMarks } from '../boards';
 import type { Said } from '../boards/describe';
 import { describeMove, stepHint } from '../boards/describe';
+import { gameTitle, seatLabels, useGames } from '../lobby/games';
+import { computerName, isFree, playerName, seatLongName } from '../lobby/listing';
+import { t } from '../i18n';
 
 const say = (s: Said) => t(s.key, s.params);
-
-// How a two-seat game ended for the loser when it was not by the rules: "B: resigned", "A: out
-// of time" (the last entry of the move list, as pbmserv's pages write Resign / Forfeit).
-function endOf(result: { result: string; reason: string } | undefined, labels: string[]) {
-  const key = { resign: 'moves.resigned', time: 'moves.outOfTime', 'forfeit time': 'moves.forfeited' }[
-    result?.reason ?? ''];
-  const values = result?.result.split('-') ?? [];
-  if (!key || labels.length !== 2 || values.length !== 2 || values[0] === values[1]) return [];
-  return [{ seat: labels[values[0] === '0' ? 0 : 1], text: t(key), end: true }];
-}
-import { settings } from '../state/settings';
 
 interface Props {
   session: Session;
@@ -314,7 +302,7 @@ export function TableView({ session, game, board, sit }: Props) {
               <button data-action="reject" onClick={() => conn.send(`${game} reject ${board}`)}>{t('table.reject')}</button>
             </div>
           )}
-          <MoveList moves={[...withPasses(moves, labels), ...endOf(table.result, labels)]} />
+          <MoveList moves={[...withPasses(moves, labels), ...endEntries(table.result, labels, t)]} />
           <div class="chat">
             <ul aria-live="polite">
               {table.chat.map((c) => <li><b>{c.user}</b>: {c.message}</li>)}

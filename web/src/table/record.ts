@@ -70,3 +70,17 @@ export function withPasses<T extends { seat: string; text: string }>(moves: T[],
   });
   return out;
 }
+
+// How a two-seat game ended for its loser when the rules did not end it: one last entry of the
+// move list ("B: resigned", "A: out of time"), as pbmserv's pages write Resign / Forfeit.
+// `say` gives the words of an i18n key.
+export function endEntries(result: { result: string; reason: string } | undefined,
+  labels: string[], say: (key: string) => string): { seat: string; text: string; end: true }[] {
+  const keys: Record<string, string> = {
+    resign: 'moves.resigned', time: 'moves.outOfTime', 'forfeit time': 'moves.forfeited',
+  };
+  const key = keys[result?.reason ?? ''];
+  const values = result?.result.split('-') ?? [];
+  if (!key || labels.length !== 2 || values.length !== 2 || values[0] === values[1]) return [];
+  return [{ seat: labels[values[0] === '0' ? 0 : 1], text: say(key), end: true }];
+}

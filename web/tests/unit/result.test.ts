@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withPasses } from '../../src/table/record';
+import { endEntries, withPasses } from '../../src/table/record';
 import { resultHeadline } from '../../src/table/ResultBanner';
 import { boardScore } from '../../src/boards';
 import { playerName } from '../../src/lobby/listing';
@@ -12,6 +12,17 @@ describe('what the table says of a game', () => {
       { seat: 'A', text: 'pass', pass: true }, moves[2], moves[3]]);
     // Biloba's eliminated seats are skipped, not passing: no pass for three or more seats.
     expect(withPasses(moves, ['O', 'B', 'R'])).toEqual(moves);
+  });
+
+  it('ends the move list with a resignation or a loss on time', () => {
+    const say = (key: string) => key;
+    expect(endEntries({ result: '0-1', reason: 'time' }, ['O', 'X'], say))
+      .toEqual([{ seat: 'O', text: 'moves.outOfTime', end: true }]);
+    expect(endEntries({ result: '1-0', reason: 'resign' }, ['A', 'B'], say))
+      .toEqual([{ seat: 'B', text: 'moves.resigned', end: true }]);
+    expect(endEntries({ result: '1-0', reason: 'rules' }, ['A', 'B'], say)).toEqual([]);
+    expect(endEntries({ result: '1-0-0', reason: 'resign' }, ['O', 'B', 'R'], say)).toEqual([]);
+    expect(endEntries(undefined, ['A', 'B'], say)).toEqual([]);
   });
 
   it('names the winner, the score and the computer', () => {
