@@ -149,7 +149,7 @@ export const en: Dictionary = {
   'said.forcedTake': 'Forced take: {seat} had to take the sandwiched pawns first.',
   'said.captured': '{who} lost {n} pawns.',
   'said.out': '{who} is out.',
-  'table.legend': 'Orange dots: where you can play. Blue: the last move.',
+  'table.legend': 'Small dots: where you can click. Blue: the last move.',
   'lobby.seatN': 'Seat {n}',
   'ratings.title': 'Ratings',
   'ratings.none': 'No rated games yet.',

@@ -149,7 +149,7 @@ export const fr: Dictionary = {
   'said.forcedTake': "Prise forcée : {seat} devait d'abord prendre les pions encadrés.",
   'said.captured': '{who} a perdu {n} pions.',
   'said.out': '{who} est éliminé.',
-  'table.legend': 'Points orange : où vous pouvez jouer. Bleu : le dernier coup.',
+  'table.legend': 'Petits points : où vous pouvez cliquer. Bleu : le dernier coup.',
   'lobby.seatN': 'Place {n}',
   'ratings.title': 'Classements',
   'ratings.none': 'Aucune partie classée pour le moment.',
