@@ -69,10 +69,10 @@ export async function phutballPath(t) {
 }
 
 export async function timeLoss(t) {
-  const { a, other, board } = await challenged(t, 'phutball', '-clock=move:4 ');
+  const { a, other, board } = await challenged(t, 'phutball', '-clock=move:8 ');
   await clicks(a.page, ['H11']);
   assertEqual((await other.ask(`phutball move ${board} H9#2`)).type, 'move', 'H9 played');
-  // Our turn, and we let the 4 s run out.
+  // Our turn, and we let the 8 s run out (8: the first click must come in time on a loaded machine).
   const banner = '.result-banner[data-reason=time]';
   await a.page.waitForSelector(banner, { timeout: 15000 });
   const clocks = () => a.page.$$eval('.clocks .clock', (cs) => Object.fromEntries(
@@ -86,7 +86,7 @@ export async function timeLoss(t) {
   await a.page.reload();
   await a.page.waitForSelector('.result-banner');
   await a.page.waitForSelector('.clocks .clock');
-  assertEqual(await clocks(), { [a.user]: '0:00', [other.user]: '0:04' }, 'the clocks after a reload');
+  assertEqual(await clocks(), { [a.user]: '0:00', [other.user]: '0:08' }, 'the clocks after a reload');
 }
 
 export async function startSeats(t) {
