@@ -81,10 +81,10 @@ export function BohnDuellBoard(props: Props) {
             <div class="action-column">
               {legal.has(`S${d}`) && (
                 <button data-step={`S${d}`} onClick={() => onStep(`S${d}`)}
-                  title={t('bohnduell.sowHelp', { d, cost: 5 - d })}>
+                  title={t('bohnduell.sowHelp', { d, cost: ballCount(5 - d) })}>
                   {t('bohnduell.sow')} {`S${d}`}
                   {/* On a phone there is no hover: the cost is written (issue 17). */}
-                  <small class="cost">{t(5 - d === 1 ? 'bohnduell.cost1' : 'bohnduell.cost', { n: 5 - d })}</small>
+                  <small class="cost">{ballCount(5 - d)}</small>
                 </button>
               )}
               {legal.has(`H${d}`) && (
@@ -100,6 +100,9 @@ export function BohnDuellBoard(props: Props) {
     </div>
   );
 }
+
+// "1 ball", "3 balls" (the tooltip said "(1 balls)").
+const ballCount = (n: number) => t(n === 1 ? 'bohnduell.cost1' : 'bohnduell.cost', { n });
 
 // Arrow keys move the focus between the move buttons (Enter or Space presses one).
 function moveFocus(e: KeyboardEvent) {

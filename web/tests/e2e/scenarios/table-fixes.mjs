@@ -104,6 +104,12 @@ export async function startSeats(t) {
   assert(await a.page.isEnabled('[data-action=start]'), 'Start once every seat is taken');
   await a.page.click('[data-action=start]');
   await a.page.waitForSelector('section.table[data-status=playing]');
+  // The move buttons say what they cost without a hover (a phone has none), in good English.
+  const s4 = 'section.table[data-turn=mine] .board [data-step=S4]';
+  await a.page.waitForSelector(s4);
+  assertEqual([await a.page.textContent(`${s4} .cost`), await a.page.getAttribute(s4, 'title')],
+    ['1 ball', 'Put one ball from your supply into bowl 4 and each bowl behind it (1 ball)'], 'S4 explained');
+  assertEqual(await a.page.textContent('.board [data-step=S1] .cost'), '4 balls', 'S1 explained');
 }
 
 // Biloba says what each click chooses (issue 17 item 4), in English and in French.
