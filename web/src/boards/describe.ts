@@ -10,17 +10,33 @@ export interface Said {
 }
 
 // What the next click of the player to move chooses (undefined: nothing special to say).
-// `prefix`: the steps taken, `next`: the legal next steps, `position`: the table's position.
-export function stepHint(game: string, prefix: string[], next: string[], position: string):
-  Said | undefined {
+// `prefix`: the steps taken, `next`: the legal next steps, `position`: the table's position;
+// `ahead`: the steps that would follow each of `next` (see wantsLookahead), when asked.
+export function stepHint(game: string, prefix: string[], next: string[], position: string,
+  ahead?: string[]): Said | undefined {
   if (next.length === 0) return undefined;
   if (game === 'bohnduell') return { key: 'hint.bohnduell' };
   if (game === 'phutball') {
     if (prefix.length === 0) return { key: 'hint.phutball.start' };
     return { key: 'hint.phutball.jump', params: { from: prefix[prefix.length - 1] } };
   }
-  if (game === 'biloba') return bilobaHint(prefix, next, position);
+  if (game === 'biloba') {
+    const hint = bilobaHint(prefix, next, position);
+    // Every refilling pawn goes to the same emptied square: name it.
+    if (hint.key === 'hint.biloba.refillFrom' && ahead?.length === 1) {
+      return { key: 'hint.biloba.refillSquare', params: { square: ahead[0] } };
+    }
+    return hint;
+  }
   return undefined;
+}
+
+// Whether the hint would say more with the steps after each of `next` (the server's answers to
+// one more step query each): the square a Biloba refill fills.
+export function wantsLookahead(game: string, prefix: string[], next: string[],
+  position: string): boolean {
+  return game === 'biloba' && next.length <= 4 &&
+    bilobaHint(prefix, next, position).key === 'hint.biloba.refillFrom';
 }
 
 // Biloba (specs/biloba.md §5.2): the pawn to move, its target (or, on the centre, its way

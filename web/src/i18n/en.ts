@@ -162,4 +162,5 @@ export const en: Dictionary = {
   'moves.resigned': 'resigned',
   'moves.outOfTime': 'out of time',
   'moves.forfeited': 'forfeited (correspondence time)',
+  'hint.biloba.refillSquare': 'Pawns were taken: choose the pawn that refills {square}.',
 };

@@ -162,4 +162,5 @@ export const fr: Dictionary = {
   'moves.resigned': 'abandonne',
   'moves.outOfTime': 'temps écoulé',
   'moves.forfeited': 'forfait (temps de correspondance)',
+  'hint.biloba.refillSquare': 'Des pions ont été pris : choisissez le pion qui remplit {square}.',
 };

@@ -12,7 +12,7 @@ import { ResultBanner, resultHeadline } from './ResultBanner';
 import { endEntries, playedMoves, recordTag, seatOfPly, withPasses } from './record';
 import { boardOf, boardScore, moveMarks } from '../boards';
 import type { Said } from '../boards/describe';
-import { describeMove, stepHint } from '../boards/describe';
+import { describeMove, stepHint, wantsLookahead } from '../boards/describe';
 import { gameTitle, seatLabels, useGames } from '../lobby/games';
 import { computerName, isFree, playerName, seatLongName } from '../lobby/listing';
 import { t } from '../i18n';
@@ -32,6 +32,7 @@ interface StepState {
   next: string[];
   complete: boolean;
   move?: string;
+  ahead?: string[]; // the steps after each of `next`, when the hint wants them (describe.ts)
 }
 
 const NO_STEPS: StepState = { ply: -1, prefix: [], next: [], complete: false };
@@ -139,12 +140,27 @@ export function TableView({ session, game, board, sit }: Props) {
         play(result.move);
       } else {
         setSteps(result);
+        if (table.position && wantsLookahead(game, prefix, next, table.position)) {
+          lookAhead(result);
+        }
       }
     } catch (err) {
       if (session.state.connected) session.state.lastError = (err as Error).message;
       setSteps(NO_STEPS);
     } finally {
       setQuerying(false);
+    }
+  };
+
+  // One more step query for each next step; their union goes into the hint (a refill's square).
+  const lookAhead = async (at: StepState) => {
+    try {
+      const replies = await Promise.all(at.next.map((step) => conn.request(
+        `${game} steps ${board} ${[...at.prefix, step].join(' ')}`, 'steps')));
+      const ahead = [...new Set(replies.flatMap((r) => (r.next as string[]) ?? []))].sort();
+      setSteps((s) => (s === at ? { ...s, ahead } : s));
+    } catch {
+      // the hint stays the general one
     }
   };
 
@@ -171,8 +187,8 @@ export function TableView({ session, game, board, sit }: Props) {
   const names = namesByGameSeat(labels, table.seats);
   const score = boardScore(game, table.position);
   const { colours, scoreText } = boardOf(game) ?? {};
-  const hint = table.position ? stepHint(game, liveSteps.prefix, liveSteps.next, table.position)
-    : undefined;
+  const hint = table.position
+    ? stepHint(game, liveSteps.prefix, liveSteps.next, table.position, liveSteps.ahead) : undefined;
   const heard = table.lastMove;
   const said = heard && heard.after === table.position
     ? describeMove(game, heard.move, heard.seat, heard.before, heard.after, names, labels) : [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeMove, stepHint } from '../../src/boards/describe';
+import { describeMove, stepHint, wantsLookahead } from '../../src/boards/describe';
 
 const START = '##..O..##/#..OOO..#/..OOOOO../.OOOOOOO./....*..../.BBBBBBB./..BBBBB../#..BBB..#/##..B..## O 2';
 
@@ -14,6 +14,13 @@ describe('what the table says', () => {
     expect(stepHint('biloba', ['d6', 'd5', 'c6'], ['c5'], START))
       .toEqual({ key: 'hint.biloba.refillTo', params: { from: 'c6' } });
     expect(stepHint('biloba', [], [], START)).toBeUndefined();
+    // The steps after each refilling pawn all lead to one square: it is named.
+    expect(stepHint('biloba', ['d6', 'd5'], ['c6', 'e6'], START, ['d5']))
+      .toEqual({ key: 'hint.biloba.refillSquare', params: { square: 'd5' } });
+    expect(stepHint('biloba', ['d6', 'd5'], ['c6', 'e6'], START, ['c5', 'd5']))
+      .toEqual({ key: 'hint.biloba.refillFrom' });
+    expect(wantsLookahead('biloba', ['d6', 'd5'], ['c6', 'e6'], START)).toBe(true);
+    expect(wantsLookahead('biloba', [], ['c6', 'd6'], START)).toBe(false);
     expect(stepHint('phutball', ['H10'], ['H12'], 'ball=H10 men=H11 turn=O ply=1'))
       .toEqual({ key: 'hint.phutball.jump', params: { from: 'H10' } });
   });

@@ -115,7 +115,10 @@ const START = {
 
 // One game against `level`: `strategy(random)` plays the human seat. Options: clock (checks
 // the clocks), rulesFromBoard (opens the rules from the table first).
-export async function vsCpu(t, { game, level, strategy, clock, rulesFromBoard, name = game }) {
+// `hints`: an array for the hints seen before each input (`strategy` is then called with it
+// to make the strategy); each must say what the click chooses.
+export async function vsCpu(t, { game, level, strategy, clock, rulesFromBoard, hints, name = game }) {
+  if (hints) strategy = strategy(hints);
   const { page } = await guest(t);
   const board = await openTable(page, { game, seats: [`cpu:${level}`], clock });
   if (rulesFromBoard) {
@@ -129,8 +132,21 @@ export async function vsCpu(t, { game, level, strategy, clock, rulesFromBoard, n
   await t.artifacts.board(page, `${name}-start-board`);
   const inputs = await playToEnd([{ page, strategy }]);
   const { moves, result, position } = await checkFinished(t, page, game, board, name);
+  if (hints) checkHints(t, hints);
   await checkReplay(t, page, game, board, moves, position, name);
   t.log(`${name}: board ${board}, ${moves.length} plies, ${inputs} inputs, result ${result}`);
+}
+
+// The Biloba hints seen while playing: each one of the known sentences (refills included when
+// the game had any: a pawn to choose, then its emptied square).
+function checkHints(t, hints) {
+  const known = [/^Choose the pawn to move\.$/, /^Choose where the pawn on [a-i][1-9] goes: /,
+    /^The pawn stands on the centre: /, /^Pawns were taken: choose the pawn that refills( [a-i][1-9]| an emptied square)\.$/,
+    /^Choose the emptied square that the pawn on [a-i][1-9] refills\.$/];
+  const unknown = hints.filter((h) => !known.some((k) => k.test(h ?? '')));
+  assertEqual(unknown, [], 'every Biloba hint says what the click chooses');
+  const counts = known.map((k) => hints.filter((h) => k.test(h)).length);
+  t.log(`biloba hints: ${counts.join(' / ')} (select / destination / centre / refill pawn / refill square)`);
 }
 
 // Both clocks shown (Fischer 5 min + 5 s); on our turn ours counts down, the other stands.
