@@ -37,9 +37,12 @@ inline std::int64_t turn_allowance_ms(const ClockSettings& clock, std::int64_t b
 
 // Time a seat has left at `now_ms`, for a clock display. `running`: the seat is to move, its turn
 // began at `turn_started_ms`, and it has its allowance less the time used so far (never below 0).
-// Otherwise the seat has its whole allowance for its next turn. All in milliseconds.
+// Otherwise the seat has its whole allowance for its next turn, except a seat whose bank is
+// empty: it lost on time (Table::on_clock empties it) and shows 0, also on a per-move clock
+// whose allowance would be the whole time per move again. All in milliseconds.
 inline std::int64_t time_left_ms(const ClockSettings& clock, std::int64_t bank_ms, bool running,
                                  std::int64_t turn_started_ms, std::int64_t now_ms) {
+  if (bank_ms <= 0) return 0;
   const std::int64_t allowance = turn_allowance_ms(clock, bank_ms);
   if (!running) return allowance;
   const std::int64_t left = allowance - (now_ms - turn_started_ms);

@@ -75,7 +75,9 @@ nlohmann::json listing_json(const TableSummary& s) {
           {"seats", std::move(seats)},
           {"ply", s.ply},
           {"options", s.options},
-          {"kind", s.board ? "board" : "table"}};
+          {"kind", s.board ? "board" : "table"},
+          // Whose move it is, so that a player's "your games" list needs no table of its own.
+          {"next_user", s.next_user}};
 }
 
 std::string listing_line(const TableSummary& s) {

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The table directory's one listing serialiser (issue 13, item 3): the `tables` command (its
-JSON items and its text lines) and /api/tables describe a table the same way, seats as objects.
+JSON items and its text lines) and /api/tables describe a table the same way, seats as objects,
+with the user to move (`next_user`).
 Usage: table_listing_test.py PLATEAU_BINARY"""
 import json
 import sys
@@ -23,10 +24,10 @@ def test_tables_command_and_api_agree():
         expected = [
             {"game": "bohnduell", "board": 101, "status": "setup", "ply": 0,
              "seats": [{"kind": "user", "name": "wendy"}, {"kind": "cpu", "name": "1"}],
-             "options": "supply=7", "kind": "table"},
+             "options": "supply=7", "kind": "table", "next_user": ""},
             {"game": "phutball", "board": 101, "status": "setup", "ply": 0,
              "seats": [{"kind": "", "name": ""}, {"kind": "", "name": ""}],
-             "options": "", "kind": "table"},
+             "options": "", "kind": "table", "next_user": ""},
         ]
         replies, _ = ws.command("tables")
         assert replies[0]["what"] == "tables" and replies[0]["items"] == expected, replies
@@ -36,6 +37,11 @@ def test_tables_command_and_api_agree():
                                        "phutball 101 setup ply 0: -, -"], replies
         text = server.text("wendy", "pw-wendy")
         assert answer(text, "tables phutball") == "phutball 101 setup ply 0: -, -\n"
+        # While a game runs the listing names the user to move (the browser's "your games").
+        ws.command("phutball challenge wendy cpu:1")
+        replies, _ = ws.command("tables phutball")
+        playing = [i for i in replies[0]["items"] if i["board"] == 102]
+        assert [(i["status"], i["next_user"]) for i in playing] == [("playing", "wendy")], replies
     finally:
         server.stop()
 

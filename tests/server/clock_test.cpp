@@ -44,6 +44,9 @@ TEST(GameClock, TimeLeftForTheDisplay) {
   ClockSettings m = parse_clock("move:60");
   EXPECT_EQ(time_left_ms(m, 60000, true, 0, 45000), 15000);
   EXPECT_EQ(time_left_ms(m, 60000, false, 0, 45000), 60000);
+  // A seat that lost on time has an empty bank: 0 after the end, not the time per move again.
+  EXPECT_EQ(time_left_ms(m, 0, false, 0, 45000), 0);
+  EXPECT_EQ(time_left_ms(f, 0, false, 0, 45000), 0);
 }
 
 }  // namespace

@@ -6,12 +6,12 @@
 // rules pages.
 import type { JSX } from 'preact';
 import type { BoardInput } from './types';
-import { BohnDuellBoard } from './bohnduell/BohnDuellBoard';
+import { BOHNDUELL_COLOURS, BohnDuellBoard } from './bohnduell/BohnDuellBoard';
 import { PhutballBoard } from './phutball/PhutballBoard';
-import { BilobaBoard } from './biloba/BilobaBoard';
+import { BILOBA_COLOURS, BilobaBoard } from './biloba/BilobaBoard';
 import { bohnDuellMarks, parseBohnDuell } from './bohnduell/view';
 import { parsePhutball, phutballMarks, phutballRows } from './phutball/view';
-import { bilobaMarks, parseBiloba } from './biloba/view';
+import { bilobaMarks, bilobaPawnCounts, parseBiloba } from './biloba/view';
 
 export interface BoardProps extends BoardInput {
   position: string; // State::serialize() of the game
@@ -24,12 +24,22 @@ export interface GameBoard {
   // The points, squares or bowls `move` (canonical notation, played by the seat labelled
   // `seatLabel`) touches.
   marks: (move: string, seatLabel: string) => string[];
+  // What each game seat has on the board, for the result and the seat list (BohnDuell: the
+  // balls in its store; Biloba: its pawns); absent where a game keeps no count (Phutball).
+  score?: (position: string) => number[];
+  // The unit of the score in the seat list ("pawns"), an i18n key taking {n}.
+  scoreText?: string;
+  // The colour of each game seat's pieces, for the swatch next to its player's name.
+  colours?: string[];
 }
 
 const BOARDS: Record<string, GameBoard> = {
   bohnduell: {
     render: (p) => <BohnDuellBoard {...p} view={parseBohnDuell(p.position)} />,
     marks: bohnDuellMarks,
+    score: (position) => parseBohnDuell(position).sides.map((side) => side.store),
+    scoreText: 'bohnduell.inStore',
+    colours: BOHNDUELL_COLOURS,
   },
   phutball: {
     render: (p) => <PhutballBoard {...p} view={parsePhutball(p.position, phutballRows(p.options))} />,
@@ -38,6 +48,9 @@ const BOARDS: Record<string, GameBoard> = {
   biloba: {
     render: (p) => <BilobaBoard {...p} view={parseBiloba(p.position)} />,
     marks: bilobaMarks,
+    score: bilobaPawnCounts,
+    scoreText: 'biloba.pawns',
+    colours: ['O', 'B', 'R', 'G'].map((c) => BILOBA_COLOURS[c]),
   },
 };
 
@@ -52,4 +65,16 @@ export const hasBoard = (game: string): boolean => boardOf(game) !== undefined;
 // The marks of a move of `game` ([] for a game without a board).
 export function moveMarks(game: string, move: string, seatLabel: string): string[] {
   return boardOf(game)?.marks(move, seatLabel) ?? [];
+}
+
+// The per-seat counts of a position of `game` (undefined where the game keeps none, or for a
+// position that does not parse).
+export function boardScore(game: string, position: string | undefined): number[] | undefined {
+  const score = boardOf(game)?.score;
+  if (!score || !position) return undefined;
+  try {
+    return score(position);
+  } catch {
+    return undefined;
+  }
 }

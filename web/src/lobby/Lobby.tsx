@@ -10,6 +10,7 @@ import type { TableListing } from './listing';
 import { botChoices, botText, changedOptions, gameTitle, seatCount, useGames } from './games';
 import type { OptionValues } from './games';
 import { GameOptions } from './GameOptions';
+import { YourGames } from './YourGames';
 
 const CLOCKS = ['none', 'move:30', 'fischer:300+5', 'fischer:900+10'];
 const ORDER = ['setup', 'playing', 'over', 'declined']; // open tables first
@@ -71,6 +72,11 @@ export function Lobby({ session }: { session: Session }) {
           </button>
         </form>
         {state.lastError && <p class="error" role="alert">{state.lastError}</p>}
+        <p class="landing-rules">{t('nav.rules')}:{' '}
+          {games.map((g, i) => (
+            <>{i > 0 && ' · '}<a href={`#/rules/${g.name}`}>{gameTitle(g.name)}</a></>
+          ))}
+        </p>
       </section>
     );
   }
@@ -133,6 +139,7 @@ export function Lobby({ session }: { session: Session }) {
   return (
     <section class="lobby">
       <p>{t('lobby.signedInAs', { user: state.user })}</p>
+      {state.yourGames && <YourGames games={state.yourGames} me={state.user} />}
       <div class="create">
         <h2>{t('lobby.newTable')}</h2>
         <label>{t('lobby.game')}{' '}
@@ -154,7 +161,8 @@ export function Lobby({ session }: { session: Session }) {
           {Array.from({ length: seats }, (_, s) => (
             <li>
               {s === 0 ? t('lobby.you') : (
-                <select value={seatKind(s)} data-field={`seat${s + 1}`} onChange={(e) => {
+                <select value={seatKind(s)} data-field={`seat${s + 1}`}
+                  aria-label={t('lobby.seatN', { n: s + 1 })} onChange={(e) => {
                   const next = Array.from({ length: seats }, (_, j) => seatKind(j));
                   next[s] = (e.target as HTMLSelectElement).value;
                   setSeatKinds(next);
@@ -232,7 +240,9 @@ export function Lobby({ session }: { session: Session }) {
                 </a>{' '}
                 <span class="status">{t(`status.${tb.status}`)}</span>{' — '}
                 <span class="players">{(tb.seats ?? []).map(seatName).join(' · ')}</span>
-                {action && <>{' '}<a class="action" href={`#/table/${tb.game}/${tb.board}`}>{t(action)}</a></>}
+                {action && <>{' '}<a class="action" data-action={action.slice(6)}
+                  href={`#/table/${tb.game}/${tb.board}${action === 'lobby.sitDown' ? '/sit' : ''}`}>
+                  {t(action)}</a></>}
                 {replay && (
                   <>{' '}<a class="replay" href={`#/replay/${tb.game}/${tb.board}`}>{t('table.replay')}</a></>
                 )}

@@ -17,6 +17,7 @@ export interface TableListing {
   ply?: number;
   seats?: ListedSeat[];
   options?: string;
+  next_user?: string; // the user to move while playing ("" for nobody or the computer)
 }
 
 export const isFree = (seat: ListedSeat) => seat.kind === '' || seat.kind === 'free';
@@ -24,14 +25,26 @@ export const isFree = (seat: ListedSeat) => seat.kind === '' || seat.kind === 'f
 // The name to show for a seat.
 export function seatName(seat: ListedSeat): string {
   if (isFree(seat)) return t('table.freeSeat');
-  if (seat.kind === 'cpu') return t('lobby.computerShort', { level: seat.name });
+  if (seat.kind === 'cpu') return computerName(seat.name);
   if (seat.kind === 'legacy') return t('lobby.legacyPlayer', { user: seat.name });
   return seat.name;
 }
 
+// The computer by its bot (what follows cpu:): "Computer, level 3", "Computer, random moves",
+// "Computer, classic" — the same words everywhere a player is named.
+export function computerName(bot: string): string {
+  if (bot === 'random') return t('lobby.computerRandom');
+  return t(/^\d+$/.test(bot) ? 'lobby.computer' : 'lobby.computerPlayer', { level: bot });
+}
+
+// A player as the server names it in events and records ("cpu:3" is the computer).
+export function playerName(user: string): string {
+  return user.startsWith('cpu:') ? computerName(user.slice(4)) : user;
+}
+
 // The name to show for a seat at the table (the computer with its full title).
 export function seatLongName(seat: ListedSeat): string {
-  return seat.kind === 'cpu' ? t('lobby.computer', { level: seat.name }) : seatName(seat);
+  return seat.kind === 'cpu' ? computerName(seat.name) : seatName(seat);
 }
 
 // The link after a table's status: back to your own game (you, `me`, sit at it), sit down at

@@ -21,12 +21,21 @@ const bohn = (position: string, steps: string[] = []) => () => (
 const phut = (position: string, prefix: string[] = []) => () => (
   <PhutballBoard view={parsePhutball(position)} steps={[]} prefix={prefix} />
 );
-const bil = (position: string, steps: string[] = [], prefix: string[] = []) => () => (
-  <BilobaBoard view={parseBiloba(position)} steps={steps} prefix={prefix} />
-);
+const bil = (position: string, steps: string[] = [], prefix: string[] = [], last: string[] = []) =>
+  () => <BilobaBoard view={parseBiloba(position)} steps={steps} prefix={prefix} lastMove={last} />;
+
+// A Biloba position with only the pawns named ({ d5: 'B', ... }) on the empty board, `toMove`
+// to play: small scenes that show one rule each.
+function bilobaScene(pawns: Record<string, string>, toMove = 'O'): string {
+  const rows = ['##.....##', '#.......#', '.........', '.........', '....*....', '.........',
+    '.........', '#.......#', '##.....##'].map((r) => [...r]);
+  for (const [square, colour] of Object.entries(pawns)) {
+    rows[9 - Number(square[1])]['abcdefghi'.indexOf(square[0])] = colour;
+  }
+  return `${rows.map((r) => r.join('')).join('/')} ${toMove} 2`;
+}
 
 const BILOBA_2P = '##..O..##/#..OOO..#/..OOOOO../.OOOOOOO./....*..../.BBBBBBB./..BBBBB../#..BBB..#/##..B..## O 2';
-const BILOBA_4P = '##OO.OO##/#..OOO..#/G...O...B/GG.....BB/.GG.*.BB./GG.....BB/G...R...B/#..RRR..#/##RR.RR## O 4';
 
 export const RULES: Record<string, RulesPage[]> = {
   bohnduell: [
@@ -112,7 +121,8 @@ export const RULES: Record<string, RulesPage[]> = {
         en: 'A pawn may instead jump over one pawn of any colour onto the empty square beyond, but never backwards. A jump captures nothing.',
         fr: 'Un pion peut aussi sauter par-dessus un pion de n’importe quelle couleur sur la case libre au-delà, mais jamais en arrière. Un saut ne prend rien.',
       },
-      diagram: bil(BILOBA_4P),
+      // Orange on d6 may jump the blue pawn on d5 to d4 (forwards, towards blue's side).
+      diagram: bil(bilobaScene({ d6: 'O', d5: 'B', e6: 'O', f4: 'B', c7: 'O' }), ['d4'], ['d6']),
     },
     {
       title: { en: 'Sandwiches and refills', fr: 'Sandwichs et remplacements' },
@@ -120,6 +130,8 @@ export const RULES: Record<string, RulesPage[]> = {
         en: 'A pawn caught between two of your pawns in a straight line of three is captured. Every capture happens before any refill; then one of the two flanking pawns moves into the gap (you choose which).',
         fr: 'Un pion pris entre deux de vos pions sur une ligne droite de trois est capturé. Toutes les prises ont lieu avant les remplacements ; puis l’un des deux pions qui encadraient vient dans le trou (vous choisissez lequel).',
       },
+      // Orange steps from e5's neighbour d5 to d4: blue's c4 is then between b4 and d4.
+      diagram: bil(bilobaScene({ b4: 'O', c4: 'B', d5: 'O', g3: 'B', f6: 'O' }), ['d4'], ['d5']),
     },
     {
       title: { en: 'Chains and forced takes', fr: 'Enchaînements et prises forcées' },
@@ -127,6 +139,8 @@ export const RULES: Record<string, RulesPage[]> = {
         en: 'A refill can make a new sandwich: it is captured too, as often as it happens. A pawn that walks into a sandwich is taken at the start of its enemy’s next turn, instead of a move.',
         fr: 'Un remplacement peut former un nouveau sandwich : il est pris aussi, autant de fois que nécessaire. Un pion qui se met dans un sandwich est pris au début du prochain tour de l’adversaire, à la place d’un coup.',
       },
+      // Blue walked into d3, between orange's c3 and e3: orange takes it before moving.
+      diagram: bil(bilobaScene({ c3: 'O', e3: 'O', d3: 'B', f6: 'O', c6: 'B', g4: 'B' }), [], [], ['d4', 'd3']),
     },
     {
       title: { en: 'The centre', fr: 'Le centre' },
@@ -142,6 +156,8 @@ export const RULES: Record<string, RulesPage[]> = {
         en: 'A player with two pawns or fewer at the start of a turn who cannot capture soon is eliminated. When only one player is left, that player wins.',
         fr: 'Un joueur qui n’a plus que deux pions ou moins au début de son tour et qui ne peut pas prendre bientôt est éliminé. Quand il ne reste qu’un joueur, il gagne.',
       },
+      // Blue is down to two pawns, far from any orange pair: blue is out at its turn.
+      diagram: bil(bilobaScene({ b8: 'B', h2: 'B', d4: 'O', e4: 'O', f6: 'O', c6: 'O' }, 'B')),
     },
   ],
 };

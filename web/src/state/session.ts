@@ -6,6 +6,10 @@ import type { Connection, ServerEvent } from '../net/connection';
 import { MoveQueue } from '../net/retry';
 import { tableKey } from './keys';
 import { TableSync } from './sync';
+import { leftNow } from './clock';
+import type { YourGame } from './yourGames';
+import { yourGames } from './yourGames';
+import type { TableListing } from '../lobby/listing';
 
 export { tableKey };
 
@@ -46,6 +50,9 @@ export interface TableModel {
   // Where the game record is served: an invisible table's record URL carries its key
   // (/records/GAME/N?key=KEY, sent only to those who may reach the table).
   record?: string;
+  // The last move heard live with the positions around it (boards/describe.ts says what it
+  // did); absent after a reload or a resync from scratch.
+  lastMove?: { move: string; seat: string; before: string; after: string };
 }
 
 export interface SessionState {
@@ -57,6 +64,9 @@ export interface SessionState {
   listing?: ServerEvent; // the last `list` event (tables, games, standings)
   // New boards where somebody else seated us (`challenge` events), until opened or dismissed.
   challenges: ChallengeNotice[];
+  // The running games we sit at, our turn first (state/yourGames.ts); undefined until the
+  // first listing after the login.
+  yourGames?: YourGame[];
 }
 
 export interface ChallengeNotice {
@@ -95,6 +105,7 @@ export class Session {
   readonly sync: TableSync;
   // Moves waiting for their acknowledgement, sent again after a reconnection (net/retry.ts).
   readonly moves: MoveQueue;
+  private listingTimer?: ReturnType<typeof setTimeout>;
 
   constructor(readonly connection: Connection) {
     const send = (line: string) => connection.send(line);
@@ -121,6 +132,18 @@ export class Session {
       this.sync.reconnected(sendFirst);
       this.moves.retry(sendFirst, (id) => connection.isQueued(id));
     };
+    // Whose turn it is in our games: asked on every move we hear of, and every few seconds for
+    // the games we do not follow (a move at a table we are not shown may reach us or not).
+    setInterval(() => this.refreshGames(), 5000);
+  }
+
+  // Asks the server's table listing soon (several events in a row ask once).
+  refreshGames(delayMs = 0): void {
+    if (this.listingTimer !== undefined) return;
+    this.listingTimer = setTimeout(() => {
+      this.listingTimer = undefined;
+      if (this.state.connected && this.state.user) this.connection.send('tables');
+    }, delayMs);
   }
 
   // A table comes on screen: load it and follow it (its events are counted from now on).
@@ -186,12 +209,15 @@ export class Session {
         s.user = String(e.user);
         s.guest = Boolean(e.guest);
         if (typeof e.token === 'string') storeToken(e.token);
+        s.yourGames = undefined;
+        this.refreshGames();
         break;
       case 'ok':
         if (e.text === 'Logged out.') {
           storeToken(null);
           s.user = undefined;
           s.guest = undefined;
+          s.yourGames = undefined;
         }
         break;
       case 'error': {
@@ -215,11 +241,15 @@ export class Session {
       }
       case 'list':
         s.listing = e;
+        if (e.what === 'tables' && s.user && Array.isArray(e.items)) {
+          s.yourGames = yourGames(e.items as TableListing[], s.user);
+        }
         break;
       default:
         if (typeof e.game === 'string' && typeof e.board === 'number') {
           this.applyTableEvent(this.table(e.game, e.board), e);
           if (e.type === 'challenge') this.noteChallenge(e.game, e.board, e);
+          if (['move', 'start', 'gameover', 'challenge'].includes(e.type)) this.refreshGames(200);
         }
     }
     for (const fn of [...this.subscribers]) fn();
@@ -239,6 +269,7 @@ export class Session {
   private applyTableEvent(t: TableModel, e: ServerEvent): void {
     // `show BOARD#n` (a replay step) answers with a past position: not the table's state.
     if (e.type === 'board' && typeof e.status !== 'string') return;
+    const before = t.position;
     if (Array.isArray(e.seats)) t.seats = e.seats as Seat[];
     if (typeof e.status === 'string') t.status = e.status;
     if (typeof e.options === 'string') t.options = e.options;
@@ -268,9 +299,12 @@ export class Session {
         t.ply = Number(e.ply);
         t.moves = t.moves.slice(0, t.ply - 1);
         t.moves.push({ seat: String(e.label), user: String(e.user), text: String(e.move) });
+        t.lastMove = before && t.position ? { move: String(e.move), seat: String(e.label), before,
+          after: t.position } : undefined;
         t.request = undefined;
         break;
       case 'board':
+        t.lastMove = undefined;
         if (Array.isArray(e.moves)) {
           t.moves = (e.moves as { label: string; user: string; move: string }[]).map((m) => ({
             seat: m.label, user: m.user, text: m.move,
@@ -282,11 +316,15 @@ export class Session {
           if (t.moves.length > t.ply) t.moves = t.moves.slice(0, t.ply);
         }
         break;
-      case 'gameover':
+      case 'gameover': {
         t.status = 'over';
-        t.clocks = t.clocks?.map((c) => ({ ...c, running: false }));
+        // The clocks stop where they stand now (the one that ran had its last report's time).
+        const now = performance.now();
+        t.clocks = t.clocks?.map((c) => ({ ...c, leftMs: leftNow(c, now), running: false,
+          receivedAt: now }));
         t.result = { result: String(e.result), reason: String(e.reason) };
         break;
+      }
       case 'chat':
         t.chat = [...t.chat, { user: String(e.user), message: String(e.message) }].slice(-200);
         break;

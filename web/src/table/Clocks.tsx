@@ -3,6 +3,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { ClockModel } from '../state/session';
 import { t } from '../i18n';
+import { leftNow } from '../state/clock';
+import { playerName } from '../lobby/listing';
+
+export { leftNow };
 
 export function formatClock(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000));
@@ -13,9 +17,6 @@ export function formatClock(ms: number): string {
   return h > 0 ? `${h}:${two(m)}:${two(s)}` : `${m}:${two(s)}`;
 }
 
-export function leftNow(clock: ClockModel, now: number): number {
-  return clock.running ? Math.max(0, clock.leftMs - (now - clock.receivedAt)) : clock.leftMs;
-}
 
 export function Clocks({ clocks }: { clocks: ClockModel[] }) {
   const [now, setNow] = useState(performance.now());
@@ -34,7 +35,7 @@ export function Clocks({ clocks }: { clocks: ClockModel[] }) {
         return (
           <li class={classes} data-user={c.user} data-running={String(c.running)}
             data-left-ms={Math.round(left)}>
-            <span class="who">{`${c.label} ${c.user}`}</span>
+            <span class="who">{`${c.label} ${playerName(c.user)}`}</span>
             <span class="time" role="timer">{formatClock(left)}</span>
           </li>
         );

@@ -5,10 +5,12 @@ import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'preact/ho
 import type { Session } from '../state/session';
 import { Board } from './Board';
 import { MoveList } from './MoveList';
-import { playedMoves, recordSeats, recordTag } from './record';
+import { playedMoves, recordSeats, recordTag, withPasses } from './record';
 import { moveMarks } from '../boards';
 import { t } from '../i18n';
 import { gameTitle, seatLabels, useGames } from '../lobby/games';
+import { playerName } from '../lobby/listing';
+import { Icon } from './icons';
 
 interface Props {
   session: Session;
@@ -72,20 +74,20 @@ export function ReplayView({ session, game, board }: Props) {
     <section class="replay" data-ply={ply} data-shown-ply={shown?.ply ?? -1}
       data-total={moves.length}>
       <h2>{t('replay.title', { game: gameTitle(game), board })}</h2>
-      {players.length > 0 && <p class="replay-players">{players.join(' – ')}</p>}
+      {players.length > 0 && <p class="replay-players">{players.map(playerName).join(' – ')}</p>}
       {shown && (
         <Board game={game} position={shown.position} steps={[]} prefix={[]}
           options={options}
           lastMove={played ? moveMarks(game, played.text, played.seat) : []} />
       )}
       <div class="replay-controls">
-        <button data-action="first" onClick={() => go(0)} aria-label={t('replay.first')}>⏮</button>
-        <button data-action="previous" onClick={() => go(ply - 1)} aria-label={t('replay.previous')}>◀</button>
+        <button data-action="first" onClick={() => go(0)} aria-label={t('replay.first')}><Icon name="first" /></button>
+        <button data-action="previous" onClick={() => go(ply - 1)} aria-label={t('replay.previous')}><Icon name="previous" /></button>
         <span class="replay-ply">{t('replay.ply', { ply, total: moves.length })}</span>
-        <button data-action="next" onClick={() => go(ply + 1)} aria-label={t('replay.next')}>▶</button>
-        <button data-action="last" onClick={() => go(moves.length)} aria-label={t('replay.last')}>⏭</button>
+        <button data-action="next" onClick={() => go(ply + 1)} aria-label={t('replay.next')}><Icon name="next" /></button>
+        <button data-action="last" onClick={() => go(moves.length)} aria-label={t('replay.last')}><Icon name="last" /></button>
       </div>
-      <MoveList moves={moves} current={ply} onSelect={go} />
+      <MoveList moves={withPasses(moves, labels)} current={ply} onSelect={go} />
       <p class="replay-result">{t('replay.result', { result })}</p>
       <a href={recordUrl} download>{t('table.download')}</a>
       {' · '}<a href={`#/rules/${game}`}>{t('nav.rules')}</a>

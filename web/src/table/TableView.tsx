@@ -4,19 +4,26 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Seat, Session } from '../state/session';
 import { useSession } from '../state/session';
+import { settings } from '../state/settings';
 import { Board } from './Board';
 import { Clocks } from './Clocks';
 import { MoveList } from './MoveList';
-import { playedMoves, recordTag, seatOfPly } from './record';
-import { moveMarks } from '../boards';
+import { ResultBanner, resultHeadline } from './ResultBanner';
+import { endEntries, playedMoves, recordTag, seatOfPly, withPasses } from './record';
+import { boardOf, boardScore, moveMarks } from '../boards';
+import type { Said } from '../boards/describe';
+import { describeMove, stepHint, wantsLookahead } from '../boards/describe';
 import { gameTitle, seatLabels, useGames } from '../lobby/games';
+import { computerName, isFree, playerName, seatLongName } from '../lobby/listing';
 import { t } from '../i18n';
-import { seatLongName } from '../lobby/listing';
+
+const say = (s: Said) => t(s.key, s.params);
 
 interface Props {
   session: Session;
   game: string;
   board: number;
+  sit?: boolean; // take the first free seat on arrival (the lobby's "Sit down")
 }
 
 interface StepState {
@@ -25,6 +32,7 @@ interface StepState {
   next: string[];
   complete: boolean;
   move?: string;
+  ahead?: string[]; // the steps after each of `next`, when the hint wants them (describe.ts)
 }
 
 const NO_STEPS: StepState = { ply: -1, prefix: [], next: [], complete: false };
@@ -35,11 +43,14 @@ const NO_STEPS: StepState = { ply: -1, prefix: [], next: [], complete: false };
 function namesByGameSeat(labels: string[], seats: Seat[]): string[] {
   return labels.map((label) => {
     const seat = seats.find((s) => s.label === label);
-    return !seat ? label : seat.kind === 'cpu' ? `cpu:${seat.name}` : seat.name || label;
+    return !seat ? label : seat.kind === 'cpu' ? computerName(seat.name) : seat.name || label;
   });
 }
 
-export function TableView({ session, game, board }: Props) {
+// The computer a free seat gets from "Let the computer play" (the lobby's default level).
+const DEFAULT_BOT = 'cpu:3';
+
+export function TableView({ session, game, board, sit }: Props) {
   const state = useSession(session);
   const table = session.table(game, board);
   const info = useGames().find((g) => g.name === game);
@@ -49,6 +60,7 @@ export function TableView({ session, game, board }: Props) {
   const [sending, setSending] = useState(false);
   const [chatLine, setChatLine] = useState('');
   const [dialogClosed, setDialogClosed] = useState(false);
+  const [confirming, setConfirming] = useState<'resign' | 'draw' | undefined>();
   const fetchingRecord = useRef(false);
   const conn = session.connection;
   const me = state.user;
@@ -63,6 +75,15 @@ export function TableView({ session, game, board }: Props) {
     // A spectator who goes elsewhere stops watching (a player keeps following their game).
     return () => session.closeTable(game, board, seated.current);
   }, [game, board]);
+  // The lobby's "Sit down": the first free seat, once the table is known, then the plain address.
+  const sat = useRef(false);
+  const free = table.seats.filter(isFree);
+  useEffect(() => {
+    if (!sit || sat.current || table.status !== 'setup' || mySeat || free.length === 0) return;
+    sat.current = true;
+    conn.send(`/join ${free[0].seat}`);
+    history.replaceState(null, '', `#/table/${game}/${board}`);
+  }, [sit, table.status, table.seats, mySeat]);
   // At the start the seats may be reordered (who moves first): ask for them again.
   useEffect(() => {
     if (playing) conn.send(`/table ${game} ${board}`);
@@ -112,17 +133,34 @@ export function TableView({ session, game, board }: Props) {
       const next = (reply.next as string[]) ?? [];
       const result: StepState = { ply, prefix, next, complete: Boolean(reply.complete),
         move: reply.move as string | undefined };
-      if (result.complete && next.length === 0 && result.move) {
+      // A move with nothing left to choose goes at once, unless the player wants to confirm
+      // each move (settings: a tap on a phone is easily one too many).
+      if (result.complete && next.length === 0 && result.move && !settings().confirmMoves) {
         setSteps(NO_STEPS);
         play(result.move);
       } else {
         setSteps(result);
+        if (table.position && wantsLookahead(game, prefix, next, table.position)) {
+          lookAhead(result);
+        }
       }
     } catch (err) {
       if (session.state.connected) session.state.lastError = (err as Error).message;
       setSteps(NO_STEPS);
     } finally {
       setQuerying(false);
+    }
+  };
+
+  // One more step query for each next step; their union goes into the hint (a refill's square).
+  const lookAhead = async (at: StepState) => {
+    try {
+      const replies = await Promise.all(at.next.map((step) => conn.request(
+        `${game} steps ${board} ${[...at.prefix, step].join(' ')}`, 'steps')));
+      const ahead = [...new Set(replies.flatMap((r) => (r.next as string[]) ?? []))].sort();
+      setSteps((s) => (s === at ? { ...s, ahead } : s));
+    } catch {
+      // the hint stays the general one
     }
   };
 
@@ -146,6 +184,14 @@ export function TableView({ session, game, board }: Props) {
   const liveSteps = myTurn && steps.ply === table.ply && !sending ? steps : NO_STEPS;
   // Moves read from a record before the game's labels were known get them now (record.ts).
   const moves = table.moves.map((m, i) => ({ seat: m.seat || seatOfPly(labels, i + 1), text: m.text }));
+  const names = namesByGameSeat(labels, table.seats);
+  const score = boardScore(game, table.position);
+  const { colours, scoreText } = boardOf(game) ?? {};
+  const hint = table.position
+    ? stepHint(game, liveSteps.prefix, liveSteps.next, table.position, liveSteps.ahead) : undefined;
+  const heard = table.lastMove;
+  const said = heard && heard.after === table.position
+    ? describeMove(game, heard.move, heard.seat, heard.before, heard.after, names, labels) : [];
   const lastPlayed = moves.length === table.ply ? moves[moves.length - 1] : undefined;
   const lastMove = lastPlayed ? moveMarks(game, lastPlayed.text, lastPlayed.seat) : [];
   const rulesLink = `#/rules/${game}`;
@@ -161,19 +207,28 @@ export function TableView({ session, game, board }: Props) {
       </div>
       <div class="table-layout">
         <div class="board-area">
+          {table.result && (
+            <ResultBanner result={table.result.result} reason={table.result.reason} names={names}
+              score={score} />
+          )}
           {table.clocks && table.clocks.length > 0 && <Clocks clocks={table.clocks} />}
           {table.position ? (
             <Board game={game} position={table.position} steps={liveSteps.next}
               prefix={liveSteps.prefix} viewer={Math.max(0, labels.indexOf(mySeat?.label ?? ''))}
-              lastMove={lastMove} names={namesByGameSeat(labels, table.seats)}
+              lastMove={lastMove} names={names}
               options={table.options}
               onStep={mySeat && playing ? onStep : undefined} />
           ) : (
             <p>{t('table.waiting')}</p>
           )}
+          {myTurn && hint && <p class="step-hint" data-hint={hint.key}>{say(hint)}</p>}
+          {said.length > 0 && (
+            <p class="last-said" aria-live="polite">{said.map(say).join(' ')}</p>
+          )}
+          {playing && <p class="legend">{t('table.legend')}</p>}
           <p class="turn" aria-live="polite">
             {playing &&
-              (myTurn ? t('table.yourTurn') : t('table.theirTurn', { user: table.nextUser ?? '' }))}
+              (myTurn ? t('table.yourTurn') : t('table.theirTurn', { user: playerName(table.nextUser ?? '') }))}
             {myTurn && <span class="hint">{` ${t('board.keys')}`}</span>}
           </p>
           {liveSteps.prefix.length > 0 && (
@@ -194,7 +249,15 @@ export function TableView({ session, game, board }: Props) {
           <ul class="seats">
             {table.seats.map((s) => (
               <li class={table.nextUser === s.name && playing ? 'to-move' : ''} data-seat={s.seat}>
-                {`${s.label}: ${seatLongName(s)}`}
+                {colours?.[labels.indexOf(s.label)] && (
+                  <span class="swatch" style={{ background: colours[labels.indexOf(s.label)] }} />
+                )}
+                <span class="seat-name">{`${s.label}: ${seatLongName(s)}`}</span>
+                {score && labels.indexOf(s.label) >= 0 && scoreText && (
+                  <span class="count" data-count={score[labels.indexOf(s.label)]}>
+                    {` · ${t(scoreText, { n: score[labels.indexOf(s.label)] })}`}
+                  </span>
+                )}
                 {s.kind === 'free' && table.status === 'setup' && !mySeat && (
                   <button data-action={`join${s.seat}`} onClick={() => conn.send(`/join ${s.seat}`)}>
                     {t('table.join')}
@@ -210,15 +273,42 @@ export function TableView({ session, game, board }: Props) {
             )}
           </div>
           {table.status === 'setup' && mySeat && (
-            <button class="primary" data-action="start" onClick={() => conn.send('/start')}>
-              {t('table.start')}
-            </button>
+            <div class="start">
+              <button class="primary" data-action="start" disabled={free.length > 0}
+                aria-describedby={free.length > 0 ? 'start-reason' : undefined}
+                onClick={() => conn.send('/start')}>
+                {t('table.start')}
+              </button>
+              {free.length > 0 && (
+                <p class="start-reason" id="start-reason">
+                  {t('table.startReason', { seats: free.map((s) => s.label).join(', ') })}{' '}
+                  {free.map((s) => (
+                    <button data-action={`cpu${s.seat}`}
+                      onClick={() => conn.send(`/join ${DEFAULT_BOT} ${s.seat}`)}>
+                      {t('table.seatComputer', { seat: s.label, who: computerName(DEFAULT_BOT.slice(4)) })}
+                    </button>
+                  ))}
+                </p>
+              )}
+            </div>
           )}
           {playing && mySeat && (
             <div class="game-actions">
-              <button data-action="resign" onClick={() => conn.send(`${game} resign ${board}`)}>{t('table.resign')}</button>
-              <button data-action="draw" onClick={() => conn.send(`${game} propose ${board}`)}>{t('table.offerDraw')}</button>
+              <button data-action="resign" onClick={() => setConfirming('resign')}>{t('table.resign')}</button>
+              <button data-action="draw" onClick={() => setConfirming('draw')}>{t('table.offerDraw')}</button>
               <button data-action="undo" onClick={() => conn.send(`${game} undo ${board}`)}>{t('table.undo')}</button>
+              {confirming && (
+                // One tap on a phone must not lose the game: resigning and offering a draw ask first.
+                <div class="confirm" role="alertdialog" aria-label={t(`table.confirm.${confirming}`)}>
+                  <p>{t(`table.confirm.${confirming}`)}</p>
+                  <button class="primary" data-action={`confirm-${confirming}`} onClick={() => {
+                    conn.send(`${game} ${confirming === 'resign' ? 'resign' : 'propose'} ${board}`);
+                    setConfirming(undefined);
+                  }}>{t(`table.confirm.${confirming}Yes`)}</button>{' '}
+                  <button data-action="cancel" onClick={() => setConfirming(undefined)}>
+                    {t('table.confirm.cancel')}</button>
+                </div>
+              )}
             </div>
           )}
           {table.request && table.request.by !== me && mySeat && (
@@ -228,7 +318,7 @@ export function TableView({ session, game, board }: Props) {
               <button data-action="reject" onClick={() => conn.send(`${game} reject ${board}`)}>{t('table.reject')}</button>
             </div>
           )}
-          <MoveList moves={moves} />
+          <MoveList moves={[...withPasses(moves, labels), ...endEntries(table.result, labels, t)]} />
           <div class="chat">
             <ul aria-live="polite">
               {table.chat.map((c) => <li><b>{c.user}</b>: {c.message}</li>)}
@@ -253,7 +343,8 @@ export function TableView({ session, game, board }: Props) {
         <div class="result-dialog" role="dialog" aria-label={t('table.result')}>
           <h3>{t('table.gameOver')}</h3>
           <p class="result" data-result={table.result.result}>
-            {`${table.result.result} (${t(`reason.${table.result.reason}`)})`}
+            {`${resultHeadline(table.result.result, names)}${score ? ` ${score.join('–')}` : ''} ` +
+              `(${table.result.result}, ${t(`reason.${table.result.reason}`)})`}
           </p>
           {table.statusLine && <p class="status-line">{table.statusLine}</p>}
           <a href="#/" data-action="lobby">{t('table.backToLobby')}</a>{' · '}

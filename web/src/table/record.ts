@@ -54,3 +54,33 @@ export function recordSeats(record: string): string[] {
   const seats = recordTag(record, 'Seats');
   return seats ? seats.split(',').map((s) => s.trim()).filter((s) => s !== '') : [];
 }
+
+// The move list as players read it: a forced pass shown where the turn was skipped. In a
+// two-seat game the same seat moving twice in a row means the other had to pass (exactly when
+// the record writes "X:pass", core/record.cpp); `labels` are the game's seat labels.
+export function withPasses<T extends { seat: string; text: string }>(moves: T[], labels: string[]):
+  (T | { seat: string; text: string; pass: true })[] {
+  if (labels.length !== 2) return moves;
+  const out: (T | { seat: string; text: string; pass: true })[] = [];
+  moves.forEach((m, i) => {
+    if (i > 0 && m.seat !== '' && m.seat === moves[i - 1].seat) {
+      out.push({ seat: labels[1 - labels.indexOf(m.seat)] ?? '', text: 'pass', pass: true });
+    }
+    out.push(m);
+  });
+  return out;
+}
+
+// How a two-seat game ended for its loser when the rules did not end it: one last entry of the
+// move list ("B: resigned", "A: out of time"), as pbmserv's pages write Resign / Forfeit.
+// `say` gives the words of an i18n key.
+export function endEntries(result: { result: string; reason: string } | undefined,
+  labels: string[], say: (key: string) => string): { seat: string; text: string; end: true }[] {
+  const keys: Record<string, string> = {
+    resign: 'moves.resigned', time: 'moves.outOfTime', 'forfeit time': 'moves.forfeited',
+  };
+  const key = keys[result?.reason ?? ''];
+  const values = result?.result.split('-') ?? [];
+  if (!key || labels.length !== 2 || values.length !== 2 || values[0] === values[1]) return [];
+  return [{ seat: labels[values[0] === '0' ? 0 : 1], text: say(key), end: true }];
+}

@@ -10,7 +10,10 @@
 // by page, phone width, the replay of a biloba 0.9.3 network game kept by the server, one watched live
 // while it is played, a reload mid-game
 // (still seated, guest and account), a WebSocket dropped mid-game (resync: the move list is the
-// record) and a move whose answer was lost (sent again with its #n, stored once). Screenshots of every board go to the artifacts directory. Exit
+// record) and a move whose answer was lost (sent again with its #n, stored once); issues 15 and
+// 17: your turn (list, title count, chime, notification), settings and ratings, the table fixes
+// (scenarios/table-fixes.mjs), axe-core (a11y) and the user guide's pictures (guide).
+// Screenshots of every board go to the artifacts directory. Exit
 // status: 0 all passed, 1 a failure, 77 skipped (no Chromium; ctest reports it as skipped).
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -27,6 +30,10 @@ import { legacyLive } from './scenarios/legacy-live.mjs';
 import { reload } from './scenarios/reload.mjs';
 import { lostAck, reconnect } from './scenarios/reconnect.mjs';
 import { forms } from './scenarios/forms.mjs';
+import { settingsPage, yourTurn } from './scenarios/your-turn.mjs';
+import { a11y } from './scenarios/a11y.mjs';
+import { guide } from './scenarios/guide.mjs';
+import { bilobaHints, forcedPass, phutballPath, startSeats, timeLoss } from './scenarios/table-fixes.mjs';
 import * as strategies from './scenarios/strategies.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -52,8 +59,8 @@ const SCENARIOS = {
     strategy: strategies.bohnduell(rng(1)) }),
   'phutball-vs-cpu': (t) => vsCpu(t, { game: 'phutball', level: 'random', rulesFromBoard: true,
     strategy: strategies.phutball(rng(2)) }),
-  'biloba-vs-cpu': (t) => vsCpu(t, { game: 'biloba', level: '1',
-    strategy: strategies.bilobaKeyboard(rng(3)) }),
+  'biloba-vs-cpu': (t) => vsCpu(t, { game: 'biloba', level: '1', hints: [],
+    strategy: (hints) => strategies.bilobaKeyboard(rng(3), hints) }),
   'two-players': twoPlayers,
   challenge,
   forms,
@@ -64,6 +71,15 @@ const SCENARIOS = {
   reload,
   reconnect,
   'lost-ack': lostAck,
+  'your-turn': yourTurn,
+  settings: settingsPage,
+  'phutball-path': phutballPath,
+  'time-loss': timeLoss,
+  'start-seats': startSeats,
+  'forced-pass': forcedPass,
+  a11y,
+  'biloba-hints': bilobaHints,
+  guide,
 };
 
 // A misspelt --only name would otherwise run nothing and pass.

@@ -7,13 +7,14 @@ import type { Connection, ServerEvent } from '../../src/net/connection';
 describe('the lobby list', () => {
   it('names every kind of seat', () => {
     expect(seatName({ kind: 'user', name: 'alice' })).toBe('alice');
-    expect(seatName({ kind: 'cpu', name: '3' })).toBe('computer 3');
+    expect(seatName({ kind: 'cpu', name: '3' })).toBe('Computer, level 3');
+    expect(seatName({ kind: 'cpu', name: 'classic' })).toBe('Computer, classic');
     expect(seatName({ kind: '', name: '' })).toBe('free');
     expect(seatName({ kind: 'free', name: '' })).toBe('free');
     // Players of a finished biloba 0.9.3 network game imported into the lobby.
     expect(seatName({ kind: 'legacy', name: 'Zoé' })).toBe('Zoé (Biloba 0.9.3)');
     expect(seatLongName({ kind: 'legacy', name: 'Zoé', label: 'O' })).toBe('Zoé (Biloba 0.9.3)');
-    expect(seatLongName({ kind: 'cpu', name: 'random' })).toBe('Computer, level random');
+    expect(seatLongName({ kind: 'cpu', name: 'random' })).toBe('Computer, random moves');
   });
 
   it('offers replay for finished games, legacy ones included', () => {

@@ -12,7 +12,10 @@ interface Props extends BoardInput {
 }
 
 const SQ = 50;
-const COLOURS: Record<string, string> = { O: '#f39c12', B: '#2471a3', R: '#c0392b', G: '#229954' };
+export const BILOBA_COLOURS: Record<string, string> = {
+  O: '#f39c12', B: '#2471a3', R: '#c0392b', G: '#229954',
+};
+const COLOURS = BILOBA_COLOURS;
 
 const centre = (name: string) => ({
   x: ('abcdefghi'.indexOf(name[0]) + 0.5) * SQ,
@@ -58,11 +61,18 @@ export function BilobaBoard(props: Props) {
     }
   }
   return (
-    <svg class="biloba-board" viewBox={`-10 -10 ${9 * SQ + 20} ${9 * SQ + 20}`} role="img"
-      aria-label={t('board.biloba')} tabindex={interactive ? 0 : undefined}
+    <svg class="biloba-board" viewBox={`-30 -10 ${9 * SQ + 40} ${9 * SQ + 40}`} role="img"
+      aria-label={cursor ? t('board.cursor', { board: t('board.biloba'), at: cursor }) : t('board.biloba')}
+      tabindex={interactive ? 0 : undefined}
       data-cursor={cursor} onKeyDown={interactive ? onKeyDown : undefined}>
       <polygon class="frame" points={octagon()} />
       {cells}
+      {[...'abcdefghi'].map((file, x) => (
+        <text class="coord" x={x * SQ + SQ / 2} y={9 * SQ + 22}>{file}</text>
+      ))}
+      {Array.from({ length: 9 }, (_, y) => (
+        <text class="coord" x={-17} y={y * SQ + SQ / 2 + 5}>{9 - y}</text>
+      ))}
     </svg>
   );
 }

@@ -32,3 +32,10 @@ export function parseBiloba(position: string): BilobaView {
 export function bilobaMarks(move: string): string[] {
   return [...move.toLowerCase().matchAll(/[a-i][1-9]/g)].map((m) => m[0]);
 }
+
+// The pawns each seat has on the board, by seat (as many as the game has players).
+export function bilobaPawnCounts(position: string): number[] {
+  const view = parseBiloba(position);
+  const flat = view.cells.flat();
+  return BILOBA_COLOURS.slice(0, view.players).map((c) => flat.filter((x) => x === c).length);
+}

@@ -14,6 +14,7 @@ interface Props extends BoardInput {
 const W = 520;
 const H = 300;
 const BOWL = 44;
+export const BOHNDUELL_COLOURS = ['#c0392b', '#2e7d32']; // by seat: A, B
 
 function balls(count: number, cx: number, cy: number, colour: string) {
   // Up to 12 balls drawn; the number is always written.
@@ -32,7 +33,7 @@ export function BohnDuellBoard(props: Props) {
   const last = new Set(lastMove ?? []);
   const viewer = props.viewer ?? 0;
   const top = 1 - viewer;
-  const colours = ['#c0392b', '#2e7d32'];
+  const colours = BOHNDUELL_COLOURS;
   const seatName = (s: number) => props.names?.[s] ?? (s === 0 ? 'A' : 'B');
   const legal = new Set(steps);
   // Column c (0..3) holds the top player's bowl at distance c+1 and the viewer's at 4-c.
@@ -80,8 +81,10 @@ export function BohnDuellBoard(props: Props) {
             <div class="action-column">
               {legal.has(`S${d}`) && (
                 <button data-step={`S${d}`} onClick={() => onStep(`S${d}`)}
-                  title={t('bohnduell.sowHelp', { d, cost: 5 - d })}>
+                  title={t('bohnduell.sowHelp', { d, cost: ballCount(5 - d) })}>
                   {t('bohnduell.sow')} {`S${d}`}
+                  {/* On a phone there is no hover: the cost is written (issue 17). */}
+                  <small class="cost">{ballCount(5 - d)}</small>
                 </button>
               )}
               {legal.has(`H${d}`) && (
@@ -97,6 +100,9 @@ export function BohnDuellBoard(props: Props) {
     </div>
   );
 }
+
+// "1 ball", "3 balls" (the tooltip said "(1 balls)").
+const ballCount = (n: number) => t(n === 1 ? 'bohnduell.cost1' : 'bohnduell.cost', { n });
 
 // Arrow keys move the focus between the move buttons (Enter or Space presses one).
 function moveFocus(e: KeyboardEvent) {

@@ -11,6 +11,7 @@ import { t } from '../../i18n';
 
 interface Props extends BoardInput {
   view: PhutballView;
+  names?: string[]; // by game seat: Ohs, Eks
 }
 
 const GAP = 26;
@@ -62,7 +63,8 @@ export function PhutballBoard(props: Props) {
   }
   return (
     <svg class="phutball-board" viewBox={`0 0 ${width} ${height}`} role="img"
-      aria-label={t('board.phutball')} tabindex={onStep ? 0 : undefined} data-cursor={cursor}
+      aria-label={cursor ? t('board.cursor', { board: t('board.phutball'), at: cursor }) : t('board.phutball')}
+      tabindex={onStep ? 0 : undefined} data-cursor={cursor}
       onKeyDown={onStep ? onKeyDown : undefined}>
       {Array.from({ length: rows }, (_, i) => i + 1).map((row) => (
         <line x1={px(0)} x2={px(14)} y1={py(row)} y2={py(row)}
@@ -72,6 +74,11 @@ export function PhutballBoard(props: Props) {
         <line x1={px(c)} x2={px(c)} y1={py(1)} y2={py(rows)} class="grid" />
       ))}
       {points}
+      {/* The goal each side attacks (§6.1): Ohs scores beyond the top line, Eks beyond the bottom. */}
+      <text class="goal-label" x={px(7)} y={py(top) + 4} data-goal="top">
+        {t('phutball.goal', { who: props.names?.[0] ?? 'O' })}</text>
+      <text class="goal-label" x={px(7)} y={py(0) + 4} data-goal="bottom">
+        {t('phutball.goal', { who: props.names?.[1] ?? 'X' })}</text>
       {lastPath.length > 1 && (
         <polyline class="last-path"
           points={lastPath.map((p) => `${px(p.column)},${py(p.row)}`).join(' ')} />

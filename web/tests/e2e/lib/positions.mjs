@@ -49,13 +49,17 @@ function sortKeys(o) {
 // The moves of a game record (DESIGN.md §3): tag lines and ply numbers skipped, forced passes
 // ("A:pass") are not moves. -> [{ seat, move }]
 export function recordMoves(record) {
+  return recordEntries(record).filter((m) => m.move.toLowerCase() !== 'pass');
+}
+
+// The entries of a game record in order, forced passes included. -> [{ seat, move }]
+export function recordEntries(record) {
   const body = record.split('\n').filter((l) => !l.startsWith('[')).join(' ');
   return body.split(/\s+/).filter((tok) => tok && !/^\d+\.$/.test(tok) && !/^(1-0|0-1|1\/2-1\/2|\*|[\d/]+(-[\d/]+)+)$/.test(tok))
     .map((tok) => {
       const colon = tok.indexOf(':');
       return colon > 0 ? { seat: tok.slice(0, colon), move: tok.slice(colon + 1) } : { seat: '', move: tok.replace(/^\d+\./, '') };
-    })
-    .filter((m) => m.move.toLowerCase() !== 'pass');
+    });
 }
 
 export function recordTag(record, name) {

@@ -242,8 +242,9 @@ export async function probe(browser, base) {
     });
   }), base.replace(/^http/, 'ws') + '/ws');
   // A connection that does not log in is closed after --login-timeout (60 s): the probe is a guest.
-  await page.evaluate(() => window.ask('guest'));
+  const login = await page.evaluate(() => window.ask('guest'));
   return {
+    user: login.user, // guestN: scenarios may seat it as a player
     ask: (cmd) => page.evaluate((c) => window.ask(c), cmd),
     close: () => context.close(),
   };

@@ -3,6 +3,7 @@
 // game's seat labels; a BohnDuell table opened with a switch and a choice from the folded
 // options carries exactly those options.
 import { assert, assertEqual, guest } from '../lib/ui.mjs';
+import * as pos from '../lib/positions.mjs';
 
 export async function forms(t) {
   const a = await guest(t);
@@ -24,12 +25,19 @@ export async function forms(t) {
   await a.page.click('[data-action=challenge]');
   await a.page.waitForSelector('section.table[data-game=biloba][data-status=playing] .board');
   const board = Number(await a.page.getAttribute('section.table', 'data-board'));
-  const seats = await a.page.$$eval('section.table aside .seats li', (l) => l.map((e) => e.textContent.trim()));
+  const seats = await a.page.$$eval('section.table aside .seats li .seat-name', (l) => l.map((e) => e.textContent.trim()));
   assertEqual(JSON.stringify(seats),
     JSON.stringify([`O: ${a.user}`, `B: ${b.user}`, 'R: Computer, level 1']), 'three seats, labelled');
+  // Each with its colour and its pawns on the board (issue 17 item 5).
+  const counts = await a.page.$$eval('section.table aside .seats li', (l) => l.map((e) => [
+    getComputedStyle(e.querySelector('.swatch')).backgroundColor, e.querySelector('.count').textContent]));
+  const pawns = Object.values(pos.biloba(await a.page.getAttribute('.board', 'data-position')).pawns);
+  assertEqual(counts, [['rgb(243, 156, 18)', ` · ${pawns.filter((c) => c === 'O').length} pawns`],
+    ['rgb(36, 113, 163)', ` · ${pawns.filter((c) => c === 'B').length} pawns`],
+    ['rgb(192, 57, 43)', ` · ${pawns.filter((c) => c === 'R').length} pawns`]], 'swatches and pawn counts');
   const notice = b.page.locator(`.challenges [data-challenge="biloba/${board}"]`);
   await notice.waitFor({ timeout: 10000 });
-  assert((await notice.textContent()).includes(`${a.user} – ${b.user} – cpu:1`),
+  assert((await notice.textContent()).includes(`${a.user} – ${b.user} – Computer, level 1`),
     `the notice names the three players (${await notice.textContent()})`);
   await t.artifacts.page(a.page, 'forms-biloba-three');
 

@@ -51,6 +51,11 @@ export async function phone(t) {
       // Resigning: the seat that resigns loses.
       const label = await page.$eval('section.table li[data-seat="1"]', (li) => li.textContent.split(':')[0]);
       await page.click('[data-action=resign]');
+      // A tap on Resign only asks (issue 17): the game goes on until confirmed.
+      await page.waitForSelector('.confirm[role=alertdialog]');
+      await fits(page, 'the confirmation');
+      assertEqual(await page.getAttribute('section.table', 'data-status'), 'playing', 'still playing');
+      await page.click('[data-action=confirm-resign]');
       await page.waitForSelector('.result-dialog .result');
       assertEqual(await page.getAttribute('.result-dialog .result', 'data-result'), label === 'A' ? '0-1' : '1-0',
         `resigning as ${label}`);

@@ -11,7 +11,7 @@ import * as pos from '../lib/positions.mjs';
 import * as strategies from './strategies.mjs';
 import { NETWORK_HOOK, dropAfter, forgetOfflineErrors, goOffline, goOnline, sentCommands } from '../lib/network.mjs';
 
-const moveList = (page) => page.$$eval('section.table .move-list li', (l) => l.map((x) => x.textContent));
+const moveList = (page) => page.$$eval('section.table .move-list li[data-ply]', (l) => l.map((x) => x.textContent));
 const chatLines = (page) => page.$$eval('section.table .chat li', (l) => l.map((x) => x.textContent));
 
 // Inputs on `page` until its ply has moved past `ply` (one whole move of ours).
@@ -66,6 +66,7 @@ export async function reconnect(t) {
 
   // A drops; B moves and talks meanwhile.
   await goOffline(a.page);
+  await a.page.waitForSelector('.reconnecting:has-text("Connection lost: reconnecting…")');
   ply = await playOne(b.page, players[b.user].s);
   for (const line of ['while you were away', 'and a second line']) {
     await b.page.fill('[data-field=chat]', line);
@@ -78,6 +79,7 @@ export async function reconnect(t) {
   const sentBefore = (await sentCommands(a.page)).length;
   await goOnline(a.page);
   await waitPly(a.page, ply);
+  await a.page.waitForSelector('.reconnecting', { state: 'detached' });
   await a.page.waitForFunction((n) => document.querySelectorAll('.chat li').length >= n, 3);
   await a.page.waitForTimeout(500); // anything duplicated would show by now
   // Caught up by a resync from its last seq, not by loading the table again.

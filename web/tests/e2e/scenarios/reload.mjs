@@ -29,7 +29,7 @@ async function reloadMidGame(t, page, user, name) {
   await page.click('[data-action=start]');
   await page.waitForSelector('section.table[data-status=playing] .board');
   const before = await playUntil(page, strategies.phutball(rng(7)), 2);
-  before.moves = await page.$$eval('.move-list li', (l) => l.map((x) => x.textContent));
+  before.moves = await page.$$eval('.move-list li[data-ply]', (l) => l.map((x) => x.textContent));
   assert(before.moves.length === before.ply && before.moves.every((m) => /^\S+: \S+$/.test(m)),
     `a labelled move list before the reload (${before.moves})`);
   const token = await page.evaluate((k) => localStorage.getItem(k), TOKEN_KEY);
@@ -45,12 +45,15 @@ async function reloadMidGame(t, page, user, name) {
     'the same token after the reload');
   // The moves so far (from the record, which names no seats in Phutball) with their seat
   // labels, as before the reload: "A: H11", not ": H11".
-  await page.waitForFunction((n) => document.querySelectorAll('.move-list li').length === n, after.ply);
-  const listed = await page.$$eval('.move-list li', (l) => l.map((x) => x.textContent));
+  await page.waitForFunction((n) => document.querySelectorAll('.move-list li[data-ply]').length === n, after.ply);
+  const listed = await page.$$eval('.move-list li[data-ply]', (l) => l.map((x) => x.textContent));
   assertEqual(listed, before.moves, 'the same move list, seats labelled, after the reload');
   // Still seated: our move is accepted.
   await playUntil(page, strategies.phutball(rng(8)), before.ply + 2);
   await t.artifacts.page(page, `${name}-after-reload`);
+  // The same tables: the game is among "your games" in the lobby.
+  await page.click('header h1 a');
+  await page.waitForSelector(`.your-games li[data-your-game="phutball/${board}"]`);
   t.log(`${name}: ${user} at phutball ${board}, reloaded at ply ${before.ply}`);
 }
 

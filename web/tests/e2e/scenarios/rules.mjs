@@ -22,6 +22,8 @@ export async function stepRules(t, page, game, { keyboard = false, lang = 'en', 
     const heading = await page.textContent('section.rules h3');
     assert(!seen.has(heading), `page ${n} has a title of its own (${heading})`);
     seen.add(heading);
+    // Every page is illustrated with the game's own board (issue 17 item 6).
+    assert(await page.isVisible('section.rules .diagram svg'), `page ${n} of ${game} has a diagram`);
     await t.artifacts.page(page, `rules-${name}-${lang}-${n}`);
     if (keyboard) {
       await page.keyboard.press(['ArrowRight', 'Enter', ' '][n % 3]);

@@ -52,9 +52,11 @@ export function phutball(random) {
 
 // Biloba by keyboard only: focus the board, move the cursor a few times with the arrow keys (it
 // must stay on a legal target), then Enter.
-export function bilobaKeyboard(random) {
+// `hints`: when given, the hint shown before each input is added to it.
+export function bilobaKeyboard(random, hints) {
   const keys = ['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown'];
   return async (s, page) => {
+    if (hints) hints.push(await page.textContent('.step-hint').catch(() => null));
     if (s.canPlay) return page.click('[data-action=play]');
     await page.focus('.board svg');
     const focused = await page.evaluate(() => document.activeElement?.classList.contains('biloba-board'));

@@ -14,8 +14,10 @@ export async function twoPlayers(t) {
   const listed = b.page.locator(`.lobby .tables li[data-table="bohnduell/${board}"]`);
   await listed.waitFor({ timeout: 15000 });
   assert((await listed.textContent()).includes(`waiting for players — ${a.user} · free`), 'the table listed');
+  // "Sit down" seats B at once (issue 17: it only made B a spectator).
   await listed.locator('a.action', { hasText: 'Sit down' }).click();
-  await b.page.click('[data-action=join2]');
+  await b.page.waitForSelector(`section.table li[data-seat="2"]:has-text("${b.user}")`);
+  assertEqual(await b.page.evaluate(() => location.hash), `#/table/bohnduell/${board}`, 'the plain address');
   await a.page.waitForSelector(`section.table li[data-seat="2"]:has-text("${b.user}")`);
   // C watches: both players see C among the spectators.
   await c.page.goto(`${t.server.base}/#/table/bohnduell/${board}`);
@@ -38,10 +40,11 @@ export async function twoPlayers(t) {
   await second.page.click('.request [data-action=accept]');
   for (const p of [a, b, c]) {
     await p.page.waitForSelector('section.table[data-ply="0"]');
-    assertEqual(await p.page.$$eval('.move-list li', (l) => l.length), 0, 'the move list after the undo');
+    assertEqual(await p.page.$$eval('.move-list li[data-ply]', (l) => l.length), 0, 'the move list after the undo');
   }
   // A draw offer, refused.
   await second.page.click('[data-action=draw]');
+  await second.page.click('[data-action=confirm-draw]');
   await first.page.waitForSelector(`.request:has-text("${second.user} offers a draw.")`);
   await first.page.click('.request [data-action=reject]');
   await first.page.waitForSelector('.request', { state: 'detached' });
@@ -59,16 +62,16 @@ export async function twoPlayers(t) {
   // The spectator saw it all too.
   await c.page.waitForSelector('.result-dialog .result');
   assertEqual(await c.page.getAttribute('.result-dialog .result', 'data-result'), seen[0].result, 'the spectator\'s result');
-  assertEqual(await c.page.$$eval('.move-list li', (l) => l.length), seen[0].moves.length, 'the spectator\'s move list');
+  assertEqual(await c.page.$$eval('.move-list li[data-ply]', (l) => l.length), seen[0].moves.length, 'the spectator\'s move list');
   assertEqual(await checkBoard(c.page, 'bohnduell'), seen[0].position, 'the spectator\'s board');
   await t.artifacts.board(c.page, 'two-players-spectator-board');
   // Someone arriving after the end gets the moves from the record and the final board.
   const d = await guest(t);
   await d.page.goto(`${t.server.base}/#/table/bohnduell/${board}`);
   await d.page.waitForSelector('.result-dialog .result');
-  await d.page.waitForFunction((n) => document.querySelectorAll('.move-list li').length === n,
+  await d.page.waitForFunction((n) => document.querySelectorAll('.move-list li[data-ply]').length === n,
     seen[0].moves.length);
-  assertEqual(await d.page.$$eval('.move-list li', (l) => l.map((x) => x.textContent.split(': ')[1])),
+  assertEqual(await d.page.$$eval('.move-list li[data-ply]', (l) => l.map((x) => x.textContent.split(': ')[1])),
     seen[0].moves.map((m) => m.move), 'a late visitor\'s move list');
   assertEqual(await checkBoard(d.page, 'bohnduell'), seen[0].position, 'a late visitor\'s board');
   // The spectator goes back to the lobby: no longer listed.

@@ -14,12 +14,21 @@ export async function checkFinished(t, page, game, board, name) {
   assertEqual(await page.getAttribute('.result-dialog .result', 'data-result'), result,
     'the result shown is the record\'s');
   const resultText = await page.textContent('.result-dialog .result');
-  assert(resultText.startsWith(`${result} (`), `the result text (${resultText})`);
-  const listed = await page.$$eval('section.table .move-list li', (lis) => lis.map((li) => li.textContent));
+  // Who won, the score where the game keeps one, then the result and the reason.
+  assert(/^(.+ wins?|Draw)( \d+(–\d+)+)? \(/.test(resultText) && resultText.includes(`(${result}, `),
+    `the result text (${resultText})`);
+  const listed = await page.$$eval('section.table .move-list li[data-ply]', (lis) => lis.map((li) => li.textContent));
   assertEqual(listed.length, moves.length, 'the move list has the record\'s moves');
   assertEqual(listed.map((l) => l.slice(l.indexOf(': ') + 2)), moves.map((m) => m.move),
     'the move list is the record\'s');
   assertEqual(Number(await page.getAttribute('section.table', 'data-ply')), moves.length, 'the ply count');
+  // Forced passes where the record has them (a seat-prefixed record names them: "A:pass").
+  const entries = pos.recordEntries(record);
+  if (entries.every((e) => e.seat)) {
+    const all = await page.$$eval('section.table .move-list li', (lis) => lis.map((li) => li.textContent));
+    assertEqual(all, entries.map((e) => `${e.seat}: ${e.move === 'pass' ? 'pass (no move)' : e.move}`),
+      'the move list, forced passes included, is the record\'s');
+  }
   const shown = await t.probe.ask(`${game} show ${board}`);
   assertEqual(shown.type, 'board', `show ${game} ${board}`);
   const last = moves[moves.length - 1];
@@ -27,8 +36,30 @@ export async function checkFinished(t, page, game, board, name) {
   assertEqual(position, shown.position, 'the board shown is the server\'s final position');
   await t.artifacts.page(page, `${name}-final-page`);
   await page.click('.result-dialog [data-action=close-dialog]');
+  // The result stays above the board once the box is closed, with the score and the reason.
+  await checkBanner(page, game, result, position);
   await t.artifacts.board(page, `${name}-final-board`);
   return { moves, result, position };
+}
+
+// The banner of a finished game: its result, and the score the final position holds
+// (BohnDuell: the stores; Biloba: the pawns of each seat; Phutball keeps none).
+export async function checkBanner(page, game, result, position) {
+  const banner = await page.$eval('.result-banner', (b) => ({
+    result: b.dataset.result, score: b.querySelector('.score')?.textContent ?? null,
+    headline: b.querySelector('.headline').textContent,
+  }));
+  let score = null;
+  if (game === 'bohnduell') {
+    const p = pos.bohnduell(position);
+    score = `${p.A.store}–${p.B.store}`;
+  } else if (game === 'biloba') {
+    const p = pos.biloba(position);
+    score = 'OBRG'.slice(0, p.players).split('')
+      .map((c) => Object.values(p.pawns).filter((x) => x === c).length).join('–');
+  }
+  assertEqual({ result: banner.result, score: banner.score }, { result, score }, 'the result banner');
+  assert(/ wins$|^Draw$| win$/.test(banner.headline), `the banner names the winner (${banner.headline})`);
 }
 
 const lastLabel = (listed) => listed[listed.length - 1].split(':')[0];
@@ -42,7 +73,7 @@ export async function checkReplay(t, page, game, board, moves, final, name) {
     'the replay has every move');
   // The players, from the record's Seats tag: the guest and the computer.
   const players = await page.textContent('section.replay .replay-players');
-  assert(/^guest\d+ – cpu:\w+$|^cpu:\w+ – guest\d+$/.test(players), `the replay's players (${players})`);
+  assert(/^guest\d+ – Computer, [\w ]+$|^Computer, [\w ]+ – guest\d+$/.test(players), `the replay's players (${players})`);
   const start = await t.probe.ask(`${game} show ${board}#0`);
   assertEqual(await checkBoard(page, game, []), start.position, 'the replay starts at the start');
   assertEqual(start.position, START[game], 'the start position');
@@ -51,11 +82,11 @@ export async function checkReplay(t, page, game, board, moves, final, name) {
     await page.click('section.replay [data-action=next]');
     await page.waitForSelector(`section.replay[data-shown-ply="${ply}"]`);
     const m = moves[ply - 1];
-    const seat = m.seat || (await page.textContent(`section.replay .move-list li:nth-child(${ply})`)).split(':')[0];
+    const seat = m.seat || (await page.textContent(`section.replay .move-list li[data-ply="${ply}"]`)).split(':')[0];
     await checkBoard(page, game, marksOf(game, m.move, seat));
     if (ply === 1) await checkMotion(page, game);
-    assertEqual(await page.$$eval('section.replay .move-list li.current', (l) => l.length), 1, 'one current move');
-    const current = await page.$eval('section.replay .move-list li.current', (li) => [...li.parentNode.children].indexOf(li));
+    assertEqual(await page.$$eval('section.replay .move-list li[data-ply].current', (l) => l.length), 1, 'one current move');
+    const current = await page.$eval('section.replay .move-list li[data-ply].current', (li) => Number(li.dataset.ply) - 1);
     assertEqual(current, ply - 1, 'the current move is marked in the list');
   }
   assertEqual(await checkBoard(page, game), final, 'the replay ends at the final board');
@@ -67,6 +98,12 @@ export async function checkReplay(t, page, game, board, moves, final, name) {
   await page.waitForSelector(`section.replay[data-shown-ply="${moves.length}"]`);
   await page.keyboard.press('ArrowLeft');
   await page.waitForSelector(`section.replay[data-shown-ply="${moves.length - 1}"]`);
+  // A click on a move shows the position after it; the buttons' icons are drawn (inline SVG).
+  await page.click('section.replay .move-list li[data-ply="2"] button');
+  await page.waitForSelector('section.replay[data-shown-ply="2"] .move-list li[data-ply="2"].current');
+  const icons = await page.$$eval('.replay-controls button svg.icon',
+    (l) => l.map((svg) => Math.round(svg.getBoundingClientRect().width)));
+  assertEqual(icons, [16, 16, 16, 16], 'four drawn icons');
 }
 
 // The standard start positions (game seat A, O, orange moves first whoever sits there).
@@ -78,7 +115,10 @@ const START = {
 
 // One game against `level`: `strategy(random)` plays the human seat. Options: clock (checks
 // the clocks), rulesFromBoard (opens the rules from the table first).
-export async function vsCpu(t, { game, level, strategy, clock, rulesFromBoard, name = game }) {
+// `hints`: an array for the hints seen before each input (`strategy` is then called with it
+// to make the strategy); each must say what the click chooses.
+export async function vsCpu(t, { game, level, strategy, clock, rulesFromBoard, hints, name = game }) {
+  if (hints) strategy = strategy(hints);
   const { page } = await guest(t);
   const board = await openTable(page, { game, seats: [`cpu:${level}`], clock });
   if (rulesFromBoard) {
@@ -92,8 +132,21 @@ export async function vsCpu(t, { game, level, strategy, clock, rulesFromBoard, n
   await t.artifacts.board(page, `${name}-start-board`);
   const inputs = await playToEnd([{ page, strategy }]);
   const { moves, result, position } = await checkFinished(t, page, game, board, name);
+  if (hints) checkHints(t, hints);
   await checkReplay(t, page, game, board, moves, position, name);
   t.log(`${name}: board ${board}, ${moves.length} plies, ${inputs} inputs, result ${result}`);
+}
+
+// The Biloba hints seen while playing: each one of the known sentences (refills included when
+// the game had any: a pawn to choose, then its emptied square).
+function checkHints(t, hints) {
+  const known = [/^Choose the pawn to move\.$/, /^Choose where the pawn on [a-i][1-9] goes: /,
+    /^The pawn stands on the centre: /, /^Pawns were taken: choose the pawn that refills( [a-i][1-9]| an emptied square)\.$/,
+    /^Choose the emptied square that the pawn on [a-i][1-9] refills\.$/];
+  const unknown = hints.filter((h) => !known.some((k) => k.test(h ?? '')));
+  assertEqual(unknown, [], 'every Biloba hint says what the click chooses');
+  const counts = known.map((k) => hints.filter((h) => k.test(h)).length);
+  t.log(`biloba hints: ${counts.join(' / ')} (select / destination / centre / refill pawn / refill square)`);
 }
 
 // Both clocks shown (Fischer 5 min + 5 s); on our turn ours counts down, the other stands.
