@@ -10,6 +10,7 @@
 #include <set>
 
 #include "ai/bot.h"
+#include "cluster/node.h"
 #include "core/error.h"
 #include "core/registry.h"
 #include "core/text.h"
@@ -65,22 +66,15 @@ void Lobby::restore() {
     for (const auto& row : snap.tables) {
       // Whatever happens to this table, its number and id stay taken.
       directory_.reserve(row.game, row.number, row.id);
+      // Several nodes: another node serves it (the node claimed its own before this read).
+      if (node_ && row.owner != node_->id()) continue;
       auto mit = snap.moves.find(row.id);
       auto cit = snap.chat.find(row.id);
-      std::shared_ptr<Table> table;
-      try {
-        table =
-            std::make_shared<Table>(*this, row, mit == snap.moves.end() ? kNoMoves : mit->second,
-                                    cit == snap.chat.end() ? kNoChat : cit->second,
-                                    snap.events.count(row.id) ? snap.events[row.id] : kNoEvents);
-      } catch (const std::exception& e) {
-        // One bad table must not keep every other one from being played: leave it out, rows and
-        // all, for someone to look at.
-        spdlog::error("store: table {} {} (id {}) skipped: {}", row.game, row.number, row.id,
-                      e.what());
-        skipped_.push_back({row.game, row.number, row.id, e.what()});
-        continue;
-      }
+      std::shared_ptr<Table> table =
+          rebuild_table(row, mit == snap.moves.end() ? kNoMoves : mit->second,
+                        cit == snap.chat.end() ? kNoChat : cit->second,
+                        snap.events.count(row.id) ? snap.events[row.id] : kNoEvents);
+      if (!table) continue;
       directory_.insert(table);
       for (const auto& s : table->summary().seats) {
         if (s.kind == SeatKind::kUser && starts_with(to_lower(s.name), "guest")) {
@@ -115,6 +109,62 @@ void Lobby::restore() {
         return n;
       }(),
       skipped);
+}
+
+std::shared_ptr<Table> Lobby::rebuild_table(const store::TableRow& row,
+                                            const std::vector<store::MoveRow>& moves,
+                                            const std::vector<store::ChatRow>& chat,
+                                            const std::vector<store::EventRow>& events) {
+  try {
+    return std::make_shared<Table>(*this, row, moves, chat, events);
+  } catch (const std::exception& e) {
+    // One bad table must not keep every other one from being played: leave it out, rows and
+    // all, for someone to look at.
+    spdlog::error("store: table {} {} (id {}) skipped: {}", row.game, row.number, row.id,
+                  e.what());
+    skipped_.push_back({row.game, row.number, row.id, e.what()});
+    return nullptr;
+  }
+}
+
+void Lobby::set_node(cluster::Node* node) {
+  node_ = node;
+  if (node_) {
+    directory_.set_allocator([node](const std::string& game) {
+      try {
+        return node->allocate(game);
+      } catch (const std::exception& e) {
+        spdlog::error("node {}: cannot number a new {} table: {}", node->id(), game, e.what());
+        throw CommandError("no table can be opened now (the database cannot be reached); try "
+                           "again");
+      }
+    });
+  }
+}
+
+const std::string& Lobby::node_id() const {
+  return node_ ? node_->id() : TableServices::node_id();
+}
+
+std::optional<store::NodeRow> Lobby::owner_of(const std::string& game, int number) {
+  if (!node_) return std::nullopt;
+  return node_->owner_of(game, number);
+}
+
+void Lobby::adopt_tables(std::vector<cluster::LoadedTable> tables, std::int64_t downtime_ms) {
+  std::vector<std::shared_ptr<Table>> adopted;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& t : tables) {
+      directory_.reserve(t.row.game, t.row.number, t.row.id);
+      if (auto table = rebuild_table(t.row, t.moves, t.chat, t.events)) {
+        directory_.insert(table);
+        adopted.push_back(std::move(table));
+      }
+    }
+  }
+  // Clocks stood still while nobody could move; CPU seats think again.
+  for (auto& t : adopted) t->resume(downtime_ms);
 }
 
 std::vector<SkippedTable> Lobby::skipped_tables() const {

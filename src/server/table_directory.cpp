@@ -22,6 +22,12 @@ std::shared_ptr<Table> TableDirectory::create(
     const std::function<std::shared_ptr<Table>(int number, std::int64_t id)>& make) {
   std::lock_guard lock(mutex_);
   if (check) check(tables_);
+  if (allocate_) {
+    const auto [number, id] = allocate_(game);
+    auto table = make(number, id);
+    tables_[{game, number}] = table;
+    return table;
+  }
   int& next = next_number_[game];
   if (next < 101) next = 101;  // pbmserv: board numbers per game type start at 101
   const int number = next++;

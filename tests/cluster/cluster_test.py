@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""Several `plateau serve` nodes on one PostgreSQL database (issue 16, items 2, 4 and 5;
+docs/CLUSTER.md), on a cluster of the test's own (tests/integration/pg_cluster.py):
+  kill      SIGKILL the owner of three tables mid-game: another node takes them over (owner
+            and epoch + 1 in the database), every acknowledged move is stored at its ply, no
+            ply or event seq is skipped or doubled, the games go on there (a CPU seat answers)
+            and every game replays legally (`plateau store copy` replays each one);
+  freeze    SIGSTOP the owner: it is taken over; after SIGCONT its next write is refused
+            (fenced) and it drops the table, telling its players to connect again;
+  pgrestart `pg_ctl stop -m immediate`, then start: moves made meanwhile are refused, nothing
+            acknowledged is lost, the nodes reconnect by themselves and nobody takes over;
+  options   the node options are refused with a clear message on SQLite or when malformed.
+Usage: cluster_test.py PLATEAU_BINARY SCENARIO. Exits 77 (skipped, saying why) only when the
+PostgreSQL server binaries are missing and this is not root."""
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
+from pg_cluster import PgCluster  # noqa: E402
+from plateau_harness import TOKENS, Server, free_port, record_moves  # noqa: E402
+
+BINARY = sys.argv[1]
+FENCED = r"^error: bohnduell {board} is served by another node now: connect again and resync$"
+
+
+def node(pg, name, extra=()):
+    port = free_port()
+    return Server(BINARY, extra=["--store", pg.url, "--node-id", name, "--node-address",
+                                 f"127.0.0.1:{port}", "--node-port", str(free_port()),
+                                 "--rate", "1000", "--max-tables-per-user", "200"] + list(extra))
+
+
+def owners(pg):
+    """table number -> (owner, epoch)"""
+    rows = pg.sql(pg.url, "SELECT number, owner, epoch FROM tables ORDER BY number")
+    return {int(n): (o, int(e)) for n, o, e in rows}
+
+
+def wait_for(what, check, timeout):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def move(client, board, player, ply, acked):
+    """Plays one legal move of `player` at `ply` (TOKENS in order); records it in `acked`
+    (board -> [(ply, move)]) once the server acknowledged it."""
+    for tok in TOKENS:
+        client.send(f"move {board} {tok}#{ply}")
+        i, m = client.expect_any([r"^error: (.*)$",
+                                  rf"^bohnduell {board}: {ply}\. \S+ {player} (\S+)$"])
+        if i == 0:
+            assert "illegal move" in m.group(1), m.group(1)
+            continue
+        acked.setdefault(board, []).append((ply, tok))
+        return tok
+    raise AssertionError(f"no legal move for {player} on {board} at ply {ply}")
+
+
+def cpu_answer(client, board, ply, acked):
+    m = client.expect(rf"^bohnduell {board}: {ply}\. \S+ cpu:1 (\S+) \(Auto\)$", timeout=30)
+    acked.setdefault(board, []).append((ply, m.group(1)))
+
+
+def check_history(pg, acked):
+    """Every acknowledged move is stored at its ply; plies and event seqs run 1, 2, 3, ...
+    without a gap or a double (the primary keys forbid doubles)."""
+    for board, moves in acked.items():
+        stored = pg.sql(pg.url, "SELECT m.ply, m.move FROM moves m JOIN tables t ON t.id = "
+                                f"m.table_id WHERE t.number = {board} ORDER BY m.ply")
+        stored = [(int(p), mv) for p, mv in stored]
+        assert [p for p, _ in stored] == list(range(1, len(stored) + 1)), (board, stored)
+        for ply, mv in moves:
+            assert (ply, mv) in stored, (board, ply, mv, stored)
+        seqs = pg.sql(pg.url, "SELECT e.seq FROM table_events e JOIN tables t ON t.id = "
+                              f"e.table_id WHERE t.number = {board} ORDER BY e.seq")
+        seqs = [int(s[0]) for s in seqs]
+        assert seqs == list(range(1, len(seqs) + 1)), (board, seqs)
+
+
+def check_replays(pg):
+    """`plateau store copy` replays every stored game through the rules (and checks the copy)."""
+    with tempfile.TemporaryDirectory(prefix="plateau-cluster-copy-") as tmp:
+        run = subprocess.run([BINARY, "store", "copy", "--from", pg.url, "--to",
+                              "sqlite:" + os.path.join(tmp, "copy.db")],
+                             capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0, run.stderr
+        return run.stdout
+
+
+def test_kill(pg):
+    a = node(pg, "a").start()
+    b = None
+    try:
+        alice = a.text("alice", "pw-alice", register=True)
+        bob = a.text("bob", "pw-bobby", register=True)
+        # A second process as node a is refused: a holds its lock.
+        again = subprocess.run([BINARY, "serve", "--store", pg.url, "--node-id", "a",
+                                "--node-address", "127.0.0.1:1", "--node-port", "2",
+                                "--text-port", str(free_port()), "--http-port",
+                                str(free_port()), "--biloba-port", "0"],
+                               capture_output=True, text=True, timeout=30)
+        assert again.returncode == 2, again
+        assert again.stderr.endswith("plateau: another plateau serve runs as node a on this "
+                                     "database (it holds the node's lock)\n"), again.stderr
+        b = node(pg, "b").start()  # after the accounts exist: it reads them at its start
+        acked = {}
+        alice.send("bohnduell challenge -supply=8 alice bob")
+        alice.expect(r"^New BohnDuell Board 101$")
+        for board in (102, 103):
+            alice.send("bohnduell challenge -supply=8 alice cpu:1")
+            alice.expect(rf"^New BohnDuell Board {board}$")
+        for ply in (1, 3):
+            for board in (102, 103):
+                move(alice, board, "alice", ply, acked)
+                cpu_answer(alice, board, ply + 1, acked)
+        move(alice, 101, "alice", 1, acked)
+        move(bob, 101, "bob", 2, acked)
+        move(alice, 101, "alice", 3, acked)
+        assert owners(pg) == {101: ("a", 1), 102: ("a", 1), 103: ("a", 1)}, owners(pg)
+        # Killed right after a move on 102: its CPU seat answers on a, or on b after the
+        # takeover.
+        move(alice, 102, "alice", 5, acked)
+        killed = time.time()
+        a.kill()
+        wait_for("node b to take the tables over",
+                 lambda: set(owners(pg).values()) == {("b", 2)}, 20)
+        log = wait_for("node b's takeover line",
+                       lambda: re.search(r"node b: took over 3 tables of node a \(unseen for "
+                                         r"(\d+) ms\) in (\d+) ms", b.read_log()), 10)
+        print(f"takeover: tables owned by b {time.time() - killed:.2f} s after the kill; "
+              f"claim and load {log.group(2)} ms", flush=True)
+        assert pg.sql(pg.url, "SELECT id FROM nodes ORDER BY id") == [["b"]]
+        # The players come back on node b, resync, and play on.
+        alice = b.text("alice", "pw-alice")
+        bob = b.text("bob", "pw-bobby")
+        alice.send("resync 101 0")
+        alice.expect(r"^bohnduell 101: 3\. \S+ alice \S+$")
+        move(bob, 101, "bob", 4, acked)
+        move(alice, 101, "alice", 5, acked)
+        wait_for("the CPU seat's answer on 102", lambda: pg.sql(
+            pg.url, "SELECT count(*) FROM moves m JOIN tables t ON t.id = m.table_id "
+                    "WHERE t.number = 102 AND m.ply = 6") == [["1"]], 30)
+        move(alice, 102, "alice", 7, acked)
+        cpu_answer(alice, 102, 8, acked)
+        move(alice, 103, "alice", 5, acked)
+        cpu_answer(alice, 103, 6, acked)
+        check_history(pg, acked)
+        status, record = b.http_get("/records/bohnduell/101")
+        assert status == 200, (status, record)
+        assert len(record_moves(record)) == 5, record
+        out = check_replays(pg)
+        assert "games replayed=3 " in out, out
+        assert b.stop() == 0
+    finally:
+        if a.alive():
+            a.kill()
+        if b:
+            b.stop()
+
+
+def test_freeze(pg):
+    a = node(pg, "a").start()
+    b = None
+    try:
+        alice = a.text("alice", "pw-alice", register=True)
+        bob = a.text("bob", "pw-bobby", register=True)
+        b = node(pg, "b").start()
+        acked = {}
+        alice.send("bohnduell challenge -supply=8 alice bob")
+        alice.expect(r"^New BohnDuell Board 101$")
+        move(alice, 101, "alice", 1, acked)
+        move(bob, 101, "bob", 2, acked)
+        frozen = time.time()
+        a.proc.send_signal(signal.SIGSTOP)
+        try:
+            wait_for("node b to take table 101 over", lambda: owners(pg)[101] == ("b", 2), 20)
+            print(f"takeover of a frozen node: {time.time() - frozen:.2f} s", flush=True)
+            assert "of its sessions ended" in b.read_log()
+            carol = b.text("alice", "pw-alice")
+            move(carol, 101, "alice", 3, acked)
+        finally:
+            a.proc.send_signal(signal.SIGCONT)
+        # Node a wakes up believing it serves 101: its next write is refused, it drops the table.
+        bob.send("chat 101 from the past")
+        bob.expect(FENCED.format(board=101), timeout=15)
+        alice.expect(FENCED.format(board=101), timeout=5)
+        bob.send("move 101 H1#3")
+        bob.expect(r"^error: no board 101$", timeout=5)
+        assert "table bohnduell 101: table 1 is served by node b at epoch 2 now; dropped from " \
+               "this node" in a.read_log(), a.read_log()[-2000:]
+        assert pg.sql(pg.url, "SELECT count(*) FROM chat WHERE text = 'from the past'") == [["0"]]
+        check_history(pg, acked)
+        assert owners(pg) == {101: ("b", 2)}
+        # Node a lives on (registered again), serving nothing.
+        wait_for("node a to register again",
+                 lambda: ["a"] in pg.sql(pg.url, "SELECT id FROM nodes"), 10)
+        assert a.alive()
+        assert a.stop() == 0
+        assert b.stop() == 0
+    finally:
+        if a.alive():
+            a.proc.send_signal(signal.SIGCONT)
+            a.kill()
+        if b:
+            b.stop()
+
+
+def test_pgrestart(pg):
+    a = node(pg, "a").start()
+    b = None
+    try:
+        alice = a.text("alice", "pw-alice", register=True)
+        bob = a.text("bob", "pw-bobby", register=True)
+        a.text("carol", "pw-carol", register=True)
+        a.text("dave", "pw-dave1", register=True)
+        b = node(pg, "b").start()
+        carol = b.text("carol", "pw-carol")
+        dave = b.text("dave", "pw-dave1")
+        acked = {}
+        alice.send("bohnduell challenge -supply=8 alice bob")
+        alice.expect(r"^New BohnDuell Board 101$")
+        carol.send("bohnduell challenge -supply=8 carol dave")
+        carol.expect(r"^New BohnDuell Board 102$")
+        move(alice, 101, "alice", 1, acked)
+        move(carol, 102, "carol", 1, acked)
+        pg.pause()
+        # Not stored, so not acknowledged: the player is told, and nothing changed.
+        for tok in TOKENS:
+            bob.send(f"move 101 {tok}#2")
+            i, m = bob.expect_any([r"^error: illegal move .*$",
+                                   r"^error: the move could not be saved \(the database cannot be "
+                                   r"reached\); it was not played$"], timeout=30)
+            if i == 1:
+                break
+        else:
+            raise AssertionError("no legal move for bob at ply 2")
+        alice.expect(r"^error: bohnduell 101: the move could not be saved \(the database cannot "
+                     r"be reached\); it was not played$")
+        time.sleep(1.0)
+        pg.resume()
+        wait_for("both nodes to heartbeat again", lambda: pg.sql(
+            pg.url, "SELECT count(*) FROM nodes WHERE seen_at > (extract(epoch FROM "
+                    "clock_timestamp()) * 1000)::bigint - 1000") == [["2"]], 20)
+        move(bob, 101, "bob", 2, acked)
+        move(dave, 102, "dave", 2, acked)
+        move(alice, 101, "alice", 3, acked)
+        move(carol, 102, "carol", 3, acked)
+        time.sleep(3.0)  # longer than the grace and dead times: nobody was taken for dead
+        assert owners(pg) == {101: ("a", 1), 102: ("b", 1)}, owners(pg)
+        check_history(pg, acked)
+        assert "took over" not in a.read_log() + b.read_log()
+        assert "node a: connected again" in a.read_log()
+        assert a.stop() == 0
+        assert b.stop() == 0
+    finally:
+        a.stop()
+        if b:
+            b.stop()
+
+
+def serve_error(*args):
+    run = subprocess.run([BINARY, "serve", "--text-port", str(free_port()), "--http-port",
+                          str(free_port()), "--biloba-port", "0"] + list(args),
+                         capture_output=True, text=True, timeout=30)
+    assert run.returncode == 2, run
+    return run.stderr.strip()
+
+
+def test_options():
+    with tempfile.TemporaryDirectory(prefix="plateau-cluster-opt-") as tmp:
+        node_args = ["--node-id", "a", "--node-address", "127.0.0.1:8023", "--node-port", "8090"]
+        assert serve_error("--data-dir", tmp, *node_args) == (
+            "plateau: --node-id: several nodes need a PostgreSQL store (--store "
+            "postgresql://...); SQLite serves one machine (try --help)")
+        assert serve_error("--store", "sqlite:" + os.path.join(tmp, "x.db"), *node_args) == (
+            "plateau: --node-id: several nodes need a PostgreSQL store (--store "
+            "postgresql://...); SQLite serves one machine (try --help)")
+        assert not os.path.exists(os.path.join(tmp, "x.db"))
+        assert serve_error("--node-id", "a") == "plateau: --node-id requires --node-address " \
+                                                "(try --help)"
+        assert serve_error("--node-port", "8090") == "plateau: --node-port requires --node-id " \
+                                                     "(try --help)"
+        assert serve_error("--node-id", "a b", "--node-address", "h:1", "--node-port", "2") == (
+            "plateau: --node-id: a node id is made of letters, digits, '.', '_' and '-' "
+            "(try --help)")
+        assert serve_error("--node-id", "a", "--node-address", "h", "--node-port", "2") == (
+            "plateau: --node-address: HOST:PORT expected (a host name or address, a port from 1 "
+            "to 65535) (try --help)")
+
+
+def main():
+    scenario = sys.argv[2]
+    start = time.time()
+    print(f"--- {scenario}", flush=True)
+    if scenario == "options":
+        test_options()
+    else:
+        with PgCluster() as pg:
+            {"kill": test_kill, "freeze": test_freeze, "pgrestart": test_pgrestart}[scenario](pg)
+    print(f"ok  {scenario} ({time.time() - start:.1f} s)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
