@@ -242,6 +242,26 @@ std::optional<store::NodeRow> owner_of(Connection& db, const std::string& game, 
                         r.integer(0, 3), r.integer(0, 4)};
 }
 
+std::optional<store::AccountRow> fetch_account(Connection& db, const std::string& name) {
+  Result r = db.run(
+      "SELECT name, password_hash, created_ms, challenge_limit, email, notify FROM accounts "
+      "WHERE plateau_nocase(name) = plateau_nocase($1)",
+      Params().text(name));
+  if (r.rows() == 0) return std::nullopt;
+  return store::AccountRow{r.text(0, 0),    r.text(0, 1), r.integer(0, 2),
+                           static_cast<int>(r.integer(0, 3)), r.text(0, 4), r.text(0, 5)};
+}
+
+std::optional<store::TokenRow> fetch_token(Connection& db, const std::string& selector) {
+  Result r = db.run(
+      "SELECT selector, verifier_hash, \"user\", guest, created_ms, expires_ms "
+      "FROM resume_tokens WHERE selector = $1",
+      Params().text(selector));
+  if (r.rows() == 0) return std::nullopt;
+  return store::TokenRow{r.text(0, 0),         r.text(0, 1),    r.text(0, 2),
+                         r.integer(0, 3) != 0, r.integer(0, 4), r.integer(0, 5)};
+}
+
 std::vector<store::NodeRow> nodes(Connection& db) {
   Result r = db.run(
       "SELECT id, address, node_port, started_at, seen_at FROM nodes ORDER BY id COLLATE \"C\"");

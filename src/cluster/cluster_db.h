@@ -78,6 +78,11 @@ std::pair<int, std::int64_t> allocate_table(Connection& db, const std::string& g
 // The node serving table (game, number), if it is stored with a registered owner.
 std::optional<store::NodeRow> owner_of(Connection& db, const std::string& game, int number);
 
+// What another node may have written since this one started (its caches were read then): the
+// account `name` (any case), the resume token `selector`. nullopt if not stored.
+std::optional<store::AccountRow> fetch_account(Connection& db, const std::string& name);
+std::optional<store::TokenRow> fetch_token(Connection& db, const std::string& selector);
+
 // Every registered node, by id.
 std::vector<store::NodeRow> nodes(Connection& db);
 

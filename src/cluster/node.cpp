@@ -154,6 +154,18 @@ void Node::adopt_pending() {
   }
 }
 
+template <typename F>
+auto Node::on_side(const char* what, F f) -> decltype(f(std::declval<Connection&>())) {
+  std::lock_guard lock(side_mutex_);
+  try {
+    return f(ready(side_, url_));
+  } catch (const std::exception& e) {
+    spdlog::warn("node {}: cannot read {}: {}", options_.id, what, e.what());
+    side_.reset();
+    return std::nullopt;
+  }
+}
+
 std::pair<int, std::int64_t> Node::allocate(const std::string& game) {
   std::lock_guard lock(side_mutex_);
   try {
@@ -166,15 +178,16 @@ std::pair<int, std::int64_t> Node::allocate(const std::string& game) {
 }
 
 std::optional<store::NodeRow> Node::owner_of(const std::string& game, int number) {
-  std::lock_guard lock(side_mutex_);
-  try {
-    return cluster::owner_of(ready(side_, url_), game, number);
-  } catch (const std::exception& e) {
-    spdlog::warn("node {}: cannot look up the owner of {} {}: {}", options_.id, game, number,
-                 e.what());
-    side_.reset();
-    return std::nullopt;
-  }
+  return on_side("a table's owner",
+                 [&](Connection& db) { return cluster::owner_of(db, game, number); });
+}
+
+std::optional<store::AccountRow> Node::account(const std::string& name) {
+  return on_side("an account", [&](Connection& db) { return fetch_account(db, name); });
+}
+
+std::optional<store::TokenRow> Node::token(const std::string& selector) {
+  return on_side("a resume token", [&](Connection& db) { return fetch_token(db, selector); });
 }
 
 }  // namespace plateau::cluster

@@ -74,6 +74,11 @@ class Node {
   // The node serving (game, number), or nullopt (unknown, or the database unreachable).
   // Thread-safe; blocks for one round trip.
   std::optional<store::NodeRow> owner_of(const std::string& game, int number);
+  // The stored account `name` / resume token `selector` (cluster_db.h fetch_account,
+  // fetch_token), or nullopt (not stored, or the database unreachable: logged). Thread-safe;
+  // blocks for one round trip.
+  std::optional<store::AccountRow> account(const std::string& name);
+  std::optional<store::TokenRow> token(const std::string& selector);
 
  private:
   void loop();
@@ -85,6 +90,10 @@ class Node {
   // is left unserved.
   void adopt_pending();
   std::int64_t steady_ms() const;
+  // Runs f(side connection) under side_mutex_; nullopt (logged, the connection dropped) if it
+  // throws.
+  template <typename F>
+  auto on_side(const char* what, F f) -> decltype(f(std::declval<Connection&>()));
 
   NodeOptions options_;
   std::string url_;  // with the node's application_name

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <set>
 
+#include "cluster/node.h"
 #include "core/text.h"
 #include "server/lobby.h"
 #include "server/lobby_ctx.h"
@@ -57,7 +58,21 @@ std::function<void(std::string, std::string)> Lobby::finish_login(const Ctx& ctx
   };
 }
 
+void Lobby::catch_up_account(const std::string& name) {
+  if (!node_ || accounts_.exists(name)) return;
+  if (auto row = node_->account(name)) accounts_.restore({*row});
+}
+
+void Lobby::catch_up_token(std::string_view token) {
+  if (!node_) return;
+  const auto selector = ResumeTokens::selector_of(token);
+  if (!selector || tokens_.knows(*selector)) return;
+  if (auto row = node_->token(*selector)) tokens_.restore({*row}, now_ms());
+}
+
 void Lobby::cmd_register(Ctx& ctx, const Command& c) {
+  // A name another node registered since this one started is taken here too.
+  catch_up_account(c.args[0]);
   // Throws CommandError at once for a bad name or password; hashes on the hash pool.
   accounts_.register_account(
       c.args[0], c.args[1],
@@ -66,6 +81,7 @@ void Lobby::cmd_register(Ctx& ctx, const Command& c) {
 }
 
 void Lobby::cmd_login(Ctx& ctx, const Command& c) {
+  catch_up_account(c.args[0]);
   ctx.deferred = true;
   accounts_.login(c.args[0], c.args[1], ctx.client->address(),
                   finish_login(ctx, false, "login", "Hello, {}."));
@@ -85,6 +101,7 @@ void Lobby::cmd_resume(Ctx& ctx, const Command& c) {
     refusal->by_account = false;
     throw CommandError(Accounts::refusal_text(key, *refusal));
   }
+  catch_up_token(c.args[0]);
   auto id = tokens_.resume(c.args[0], now_ms());
   accounts_.throttle().end(
       key, address, id ? LoginThrottle::Outcome::kSuccess : LoginThrottle::Outcome::kFailure,

@@ -157,6 +157,20 @@ TEST_F(ClusterDbTest, OwnerOfNamesTheServingNode) {
   EXPECT_FALSE(owner_of(*a, "bohnduell", 103));  // no such table
 }
 
+TEST_F(ClusterDbTest, AccountsAndTokensWrittenByAnotherNodeAreRead) {
+  store::Batch b;
+  b.put_account({"Alice", "$argon2id$x", 1000, 3, "a@example.org", "off"});
+  b.put_token({"00ff", "abcd", "Alice", false, 1000, 9000});
+  const store::Batch* group[] = {&b};
+  ASSERT_FALSE(backend_->commit_group(group, 1).batch_errors.at(0));
+  auto db = connect("b");
+  EXPECT_EQ(fetch_account(*db, "ALICE"),
+            (store::AccountRow{"Alice", "$argon2id$x", 1000, 3, "a@example.org", "off"}));
+  EXPECT_FALSE(fetch_account(*db, "bob"));
+  EXPECT_EQ(fetch_token(*db, "00ff"), (store::TokenRow{"00ff", "abcd", "Alice", false, 1000, 9000}));
+  EXPECT_FALSE(fetch_token(*db, "00FF"));
+}
+
 TEST(ClusterOptionsTest, NodeIdsAndAddressesAreChecked) {
   EXPECT_EQ(bad_node_id("node-1.eu_west"), "");
   EXPECT_EQ(bad_node_id(""), "a node id has 1 to 48 characters");

@@ -99,9 +99,14 @@ def check_replays(pg):
 
 def test_kill(pg):
     a = node(pg, "a").start()
-    b = None
+    b = node(pg, "b").start()
+    c = node(pg, "c").start()
+    nodes = {"a": a, "b": b, "c": c}
     try:
-        alice = a.text("alice", "pw-alice", register=True)
+        # Registered on a after b and c started: they learn of them from the database.
+        alice = a.text()
+        alice.send("register alice pw-alice")
+        token = alice.expect(r"^Resume token: (\S+)$").group(1)
         bob = a.text("bob", "pw-bobby", register=True)
         # A second process as node a is refused: a holds its lock.
         again = subprocess.run([BINARY, "serve", "--store", pg.url, "--node-id", "a",
@@ -112,39 +117,55 @@ def test_kill(pg):
         assert again.returncode == 2, again
         assert again.stderr.endswith("plateau: another plateau serve runs as node a on this "
                                      "database (it holds the node's lock)\n"), again.stderr
-        b = node(pg, "b").start()  # after the accounts exist: it reads them at its start
         acked = {}
         alice.send("bohnduell challenge -supply=8 alice bob")
         alice.expect(r"^New BohnDuell Board 101$")
         for board in (102, 103):
             alice.send("bohnduell challenge -supply=8 alice cpu:1")
             alice.expect(rf"^New BohnDuell Board {board}$")
+        # A table on c, which stays c's.
+        carol = c.text("carol", "pw-carol", register=True)
+        carol.send("bohnduell challenge -supply=8 carol cpu:1")
+        carol.expect(r"^New BohnDuell Board 104$")
+        move(carol, 104, "carol", 1, acked)
+        cpu_answer(carol, 104, 2, acked)
         for ply in (1, 3):
             for board in (102, 103):
                 move(alice, board, "alice", ply, acked)
                 cpu_answer(alice, board, ply + 1, acked)
         move(alice, 101, "alice", 1, acked)
         move(bob, 101, "bob", 2, acked)
-        move(alice, 101, "alice", 3, acked)
-        assert owners(pg) == {101: ("a", 1), 102: ("a", 1), 103: ("a", 1)}, owners(pg)
-        # Killed right after a move on 102: its CPU seat answers on a, or on b after the
-        # takeover.
+        third = move(alice, 101, "alice", 3, acked)
+        assert owners(pg) == {101: ("a", 1), 102: ("a", 1), 103: ("a", 1), 104: ("c", 1)}, \
+            owners(pg)
+        # Killed right after a move on 102: its CPU seat answers on a, or on the new owner
+        # after the takeover.
         move(alice, 102, "alice", 5, acked)
         killed = time.time()
         a.kill()
-        wait_for("node b to take the tables over",
-                 lambda: set(owners(pg).values()) == {("b", 2)}, 20)
-        log = wait_for("node b's takeover line",
-                       lambda: re.search(r"node b: took over 3 tables of node a \(unseen for "
-                                         r"(\d+) ms\) in (\d+) ms", b.read_log()), 10)
-        print(f"takeover: tables owned by b {time.time() - killed:.2f} s after the kill; "
-              f"claim and load {log.group(2)} ms", flush=True)
-        assert pg.sql(pg.url, "SELECT id FROM nodes ORDER BY id") == [["b"]]
-        # The players come back on node b, resync, and play on.
-        alice = b.text("alice", "pw-alice")
-        bob = b.text("bob", "pw-bobby")
+        heir = wait_for("another node to take a's tables over", lambda: (
+            lambda o: o[101][0] if o[101][0] != "a" and all(
+                o[t] == (o[101][0], 2) for t in (101, 102, 103)) else None)(owners(pg)), 20)
+        new = nodes[heir]
+        log = wait_for(f"node {heir}'s takeover line",
+                       lambda: re.search(rf"node {heir}: took over 3 tables of node a \(unseen "
+                                         r"for (\d+) ms\) in (\d+) ms", new.read_log()), 10)
+        print(f"takeover: tables owned by {heir} {time.time() - killed:.2f} s after the kill; "
+              f"claim, load and rebuild {log.group(2)} ms", flush=True)
+        assert owners(pg)[104] == ("c", 1)
+        assert pg.sql(pg.url, "SELECT id FROM nodes ORDER BY id") == [["b"], ["c"]]
+        # The players come back on the new owner: alice resumes her session, bob logs in.
+        alice = new.text()
+        alice.send("resume " + token)
+        alice.expect(r"^Welcome back, alice\.$")
+        bob = new.text("bob", "pw-bobby")
+        # The replay of 101 from the start is the stored history, in order.
         alice.send("resync 101 0")
-        alice.expect(r"^bohnduell 101: 3\. \S+ alice \S+$")
+        for ply, mv in acked[101]:
+            alice.expect(rf"^bohnduell 101: {ply}\. \S+ \S+ {mv}$")
+        # A move re-sent with its #n (its answer lost with the dead node) is acknowledged once.
+        alice.send(f"move 101 {third}#3")
+        alice.expect(rf"^bohnduell 101: 3\. \S+ alice {third}$")
         move(bob, 101, "bob", 4, acked)
         move(alice, 101, "alice", 5, acked)
         wait_for("the CPU seat's answer on 102", lambda: pg.sql(
@@ -154,18 +175,20 @@ def test_kill(pg):
         cpu_answer(alice, 102, 8, acked)
         move(alice, 103, "alice", 5, acked)
         cpu_answer(alice, 103, 6, acked)
+        move(carol, 104, "carol", 3, acked)
+        cpu_answer(carol, 104, 4, acked)
         check_history(pg, acked)
-        status, record = b.http_get("/records/bohnduell/101")
+        status, record = new.http_get("/records/bohnduell/101")
         assert status == 200, (status, record)
         assert len(record_moves(record)) == 5, record
         out = check_replays(pg)
-        assert "games replayed=3 " in out, out
+        assert "games replayed=4 " in out, out
         assert b.stop() == 0
+        assert c.stop() == 0
     finally:
-        if a.alive():
-            a.kill()
-        if b:
-            b.stop()
+        for n in nodes.values():
+            if n.proc and n.alive():
+                n.kill()
 
 
 def test_freeze(pg):
