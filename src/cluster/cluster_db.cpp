@@ -232,6 +232,16 @@ std::pair<int, std::int64_t> allocate_table(Connection& db, const std::string& g
   return {static_cast<int>(number), id};
 }
 
+std::int64_t reserve_counter(Connection& db, const std::string& name, std::int64_t floor,
+                             std::int64_t count) {
+  return db.run(
+               "INSERT INTO counters(name, value) VALUES ($1, $2::bigint + $3::bigint) ON CONFLICT "
+               "(name) DO UPDATE SET value = GREATEST(counters.value, $2::bigint) + $3::bigint "
+               "RETURNING value",
+               Params().text(name).integer(floor).integer(count))
+      .integer(0, 0);
+}
+
 std::optional<store::NodeRow> owner_of(Connection& db, const std::string& game, int number) {
   Result r = db.run(
       "SELECT n.id, n.address, n.node_port, n.started_at, n.seen_at FROM tables t "

@@ -75,6 +75,12 @@ std::vector<LoadedTable> load_tables(Connection& db, const std::vector<std::int6
 // handed out before (counters "cluster_table_id" and "cluster_number:GAME"; numbers from 101).
 std::pair<int, std::int64_t> allocate_table(Connection& db, const std::string& game);
 
+// Reserves `count` numbers of counter `name` for this node alone: the counter becomes
+// max(its value, `floor`) + count, atomically, and the numbers [result - count, result) are
+// this caller's (the guest names of several nodes never meet).
+std::int64_t reserve_counter(Connection& db, const std::string& name, std::int64_t floor,
+                             std::int64_t count);
+
 // The node serving table (game, number), if it is stored with a registered owner.
 std::optional<store::NodeRow> owner_of(Connection& db, const std::string& game, int number);
 

@@ -177,6 +177,16 @@ std::pair<int, std::int64_t> Node::allocate(const std::string& game) {
   }
 }
 
+std::int64_t Node::reserve(const std::string& name, std::int64_t floor, std::int64_t count) {
+  std::lock_guard lock(side_mutex_);
+  try {
+    return reserve_counter(ready(side_, url_), name, floor, count);
+  } catch (const store::pg::ConnectionLost&) {
+    side_.reset();  // lost while idle: once more on a new connection
+    return reserve_counter(ready(side_, url_), name, floor, count);
+  }
+}
+
 std::optional<store::NodeRow> Node::owner_of(const std::string& game, int number) {
   return on_side("a table's owner",
                  [&](Connection& db) { return cluster::owner_of(db, game, number); });

@@ -71,6 +71,10 @@ class Node {
   // The id and board number of a new table of `game` (allocate_table). Thread-safe; blocks for
   // one round trip. Throws std::runtime_error when the database cannot be reached.
   std::pair<int, std::int64_t> allocate(const std::string& game);
+  // Reserves `count` numbers of counter `name` above `floor` (reserve_counter): returns the
+  // end of the block. Thread-safe; blocks for one round trip. Throws std::runtime_error when
+  // the database cannot be reached.
+  std::int64_t reserve(const std::string& name, std::int64_t floor, std::int64_t count);
   // The node serving (game, number), or nullopt (unknown, or the database unreachable).
   // Thread-safe; blocks for one round trip.
   std::optional<store::NodeRow> owner_of(const std::string& game, int number);

@@ -130,6 +130,9 @@ std::shared_ptr<Table> Lobby::rebuild_table(const store::TableRow& row,
 void Lobby::set_node(cluster::Node* node) {
   node_ = node;
   if (node_) {
+    guests_.set_reserver([node](std::int64_t floor, std::int64_t count) {
+      return node->reserve(GuestNames::kCounter, floor, count);
+    });
     directory_.set_allocator([node](const std::string& game) {
       try {
         return node->allocate(game);

@@ -144,6 +144,14 @@ TEST_F(ClusterDbTest, NewTablesAreNumberedByTheDatabaseAboveEveryStoredOne) {
   EXPECT_EQ(allocate_table(*a, "phutball"), (std::pair<int, std::int64_t>{102, 45}));
 }
 
+TEST_F(ClusterDbTest, CounterBlocksAreReservedOncePerCaller) {
+  auto a = connect("a");
+  auto b = connect("b");
+  EXPECT_EQ(reserve_counter(*a, "guest", 1, 64), 65);  // a: guest1 .. guest64
+  EXPECT_EQ(reserve_counter(*b, "guest", 1, 64), 129);  // b: guest65 .. guest128
+  EXPECT_EQ(reserve_counter(*a, "guest", 500, 64), 564);  // above what a has seen used
+}
+
 TEST_F(ClusterDbTest, OwnerOfNamesTheServingNode) {
   add_table(1, 101, "a", 1, 0);
   add_table(2, 102, "gone", 1, 0);

@@ -247,6 +247,13 @@ def test_pgrestart(pg):
         a.text("carol", "pw-carol", register=True)
         a.text("dave", "pw-dave1", register=True)
         b = node(pg, "b").start()
+        # Guest names come from the database: never the same on two nodes.
+        guests = []
+        for n in (a, b, a, b):
+            g = n.text()
+            g.send("guest")
+            guests.append(g.expect(r"^Hello, (guest\d+) ").group(1))
+        assert len(set(guests)) == 4, guests
         carol = b.text("carol", "pw-carol")
         dave = b.text("dave", "pw-dave1")
         acked = {}
