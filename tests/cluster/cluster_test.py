@@ -118,7 +118,7 @@ def test_kill(pg):
         assert again.stderr.endswith("plateau: another plateau serve runs as node a on this "
                                      "database (it holds the node's lock)\n"), again.stderr
         acked = {}
-        alice.send("bohnduell challenge -supply=8 alice bob")
+        alice.send("bohnduell challenge -supply=8 -clock=fischer:600+5 alice bob")
         alice.expect(r"^New BohnDuell Board 101$")
         for board in (102, 103):
             alice.send("bohnduell challenge -supply=8 alice cpu:1")
@@ -153,6 +153,11 @@ def test_kill(pg):
         print(f"takeover: tables owned by {heir} {time.time() - killed:.2f} s after the kill; "
               f"claim, load and rebuild {log.group(2)} ms", flush=True)
         assert owners(pg)[104] == ("c", 1)
+        # The clock of 101 is given back the time nobody could move, and its chat says so.
+        down = pg.sql(pg.url, "SELECT c.text FROM chat c JOIN tables t ON t.id = c.table_id "
+                              "WHERE t.number = 101")
+        assert len(down) == 1 and re.fullmatch(r"Server was down for [23] s; clocks were "
+                                               r"stopped\.", down[0][0]), down
         assert pg.sql(pg.url, "SELECT id FROM nodes ORDER BY id") == [["b"], ["c"]]
         # The players come back on the new owner: alice resumes her session, bob logs in.
         alice = new.text()
