@@ -82,9 +82,10 @@ bool register_node(Connection& db, const store::NodeRow& row) {
 
 bool heartbeat(Connection& db, const std::string& id) {
   return db.run(
-                "UPDATE nodes SET seen_at = (extract(epoch FROM statement_timestamp()) * 1000)::bigint "
-                "WHERE id = $1 RETURNING id",
-                Params().text(id))
+               "UPDATE nodes SET seen_at = (extract(epoch FROM statement_timestamp()) * "
+               "1000)::bigint "
+               "WHERE id = $1 RETURNING id",
+               Params().text(id))
              .rows() > 0;
 }
 
@@ -167,8 +168,8 @@ std::vector<LoadedTable> load_tables(Connection& db, const std::vector<std::int6
       Params().text(list));
   for (int i = 0; i < r.rows(); ++i) {
     at[r.integer(i, 0)] = out.size();
-    out.push_back({{r.integer(i, 0), r.text(i, 1), static_cast<int>(r.integer(i, 2)),
-                    r.text(i, 3), r.integer(i, 4), r.text(i, 5), r.integer(i, 6)},
+    out.push_back({{r.integer(i, 0), r.text(i, 1), static_cast<int>(r.integer(i, 2)), r.text(i, 3),
+                    r.integer(i, 4), r.text(i, 5), r.integer(i, 6)},
                    {},
                    {},
                    {}});
@@ -203,8 +204,8 @@ std::vector<LoadedTable> load_tables(Connection& db, const std::vector<std::int6
   for (int i = 0; i < r.rows(); ++i) {
     auto it = at.find(r.integer(i, 0));
     if (it == at.end()) continue;
-    out[it->second].events.push_back({r.integer(i, 0), r.integer(i, 1), r.text(i, 2),
-                                      r.text(i, 3)});
+    out[it->second].events.push_back(
+        {r.integer(i, 0), r.integer(i, 1), r.text(i, 2), r.text(i, 3)});
   }
   tx.commit();
   return out;
@@ -234,11 +235,12 @@ std::pair<int, std::int64_t> allocate_table(Connection& db, const std::string& g
 
 std::int64_t reserve_counter(Connection& db, const std::string& name, std::int64_t floor,
                              std::int64_t count) {
-  return db.run(
-               "INSERT INTO counters(name, value) VALUES ($1, $2::bigint + $3::bigint) ON CONFLICT "
-               "(name) DO UPDATE SET value = GREATEST(counters.value, $2::bigint) + $3::bigint "
-               "RETURNING value",
-               Params().text(name).integer(floor).integer(count))
+  return db
+      .run(
+          "INSERT INTO counters(name, value) VALUES ($1, $2::bigint + $3::bigint) ON CONFLICT "
+          "(name) DO UPDATE SET value = GREATEST(counters.value, $2::bigint) + $3::bigint "
+          "RETURNING value",
+          Params().text(name).integer(floor).integer(count))
       .integer(0, 0);
 }
 
@@ -258,8 +260,9 @@ std::optional<store::AccountRow> fetch_account(Connection& db, const std::string
       "WHERE plateau_nocase(name) = plateau_nocase($1)",
       Params().text(name));
   if (r.rows() == 0) return std::nullopt;
-  return store::AccountRow{r.text(0, 0),    r.text(0, 1), r.integer(0, 2),
-                           static_cast<int>(r.integer(0, 3)), r.text(0, 4), r.text(0, 5)};
+  return store::AccountRow{r.text(0, 0),    r.text(0, 1),
+                           r.integer(0, 2), static_cast<int>(r.integer(0, 3)),
+                           r.text(0, 4),    r.text(0, 5)};
 }
 
 std::optional<store::TokenRow> fetch_token(Connection& db, const std::string& selector) {
@@ -277,8 +280,8 @@ std::vector<store::NodeRow> nodes(Connection& db) {
       "SELECT id, address, node_port, started_at, seen_at FROM nodes ORDER BY id COLLATE \"C\"");
   std::vector<store::NodeRow> out;
   for (int i = 0; i < r.rows(); ++i) {
-    out.push_back({r.text(i, 0), r.text(i, 1), static_cast<int>(r.integer(i, 2)),
-                   r.integer(i, 3), r.integer(i, 4)});
+    out.push_back({r.text(i, 0), r.text(i, 1), static_cast<int>(r.integer(i, 2)), r.integer(i, 3),
+                   r.integer(i, 4)});
   }
   return out;
 }

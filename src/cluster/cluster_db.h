@@ -54,8 +54,8 @@ int terminate_node(Connection& db, const std::string& id);
 // One table's rows, as a node loads it to serve it.
 struct LoadedTable {
   store::TableRow row;
-  std::vector<store::MoveRow> moves;  // by ply
-  std::vector<store::ChatRow> chat;   // in order
+  std::vector<store::MoveRow> moves;    // by ply
+  std::vector<store::ChatRow> chat;     // in order
   std::vector<store::EventRow> events;  // the last `events_per_table`, by seq
 };
 

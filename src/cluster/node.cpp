@@ -114,8 +114,8 @@ void Node::round() {
   }
   adopt_pending();
   if (steady_ms() < judge_after_ms_) return;
-  for (const auto& [peer, unseen] : stale_nodes(*control_, options_.id,
-                                                options_.timing.dead_after_ms)) {
+  for (const auto& [peer, unseen] :
+       stale_nodes(*control_, options_.id, options_.timing.dead_after_ms)) {
     if (try_lock_node(*control_, peer)) {
       try {
         take_over(peer, unseen);
@@ -126,9 +126,10 @@ void Node::round() {
       unlock_node(*control_, peer);
     } else if (unseen >= options_.timing.frozen_after_ms) {
       const int ended = terminate_node(*control_, peer);
-      spdlog::warn("node {}: node {} unseen for {} ms holds its lock (frozen?): {} of its "
-                   "sessions ended",
-                   options_.id, peer, unseen, ended);
+      spdlog::warn(
+          "node {}: node {} unseen for {} ms holds its lock (frozen?): {} of its "
+          "sessions ended",
+          options_.id, peer, unseen, ended);
     }
   }
 }
@@ -148,8 +149,8 @@ void Node::adopt_pending() {
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                         std::chrono::steady_clock::now() - c.since)
                         .count();
-    spdlog::info("node {}: took over {} tables of node {} (unseen for {} ms) in {} ms",
-                 options_.id, count, c.from, c.unseen_ms, ms);
+    spdlog::info("node {}: took over {} tables of node {} (unseen for {} ms) in {} ms", options_.id,
+                 count, c.from, c.unseen_ms, ms);
     pending_.erase(pending_.begin());
   }
 }

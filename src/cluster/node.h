@@ -100,10 +100,10 @@ class Node {
   auto on_side(const char* what, F f) -> decltype(f(std::declval<Connection&>()));
 
   NodeOptions options_;
-  std::string url_;  // with the node's application_name
+  std::string url_;                      // with the node's application_name
   std::unique_ptr<Connection> control_;  // the loop's only
   std::mutex side_mutex_;
-  std::unique_ptr<Connection> side_;     // allocate, owner_of
+  std::unique_ptr<Connection> side_;  // allocate, owner_of
   std::vector<std::int64_t> claimed_;
   Adopt adopt_;
   struct Claimed {
@@ -112,7 +112,7 @@ class Node {
     std::int64_t unseen_ms = 0;
     std::chrono::steady_clock::time_point since;  // when the takeover began
   };
-  std::vector<Claimed> pending_;  // the loop's only
+  std::vector<Claimed> pending_;     // the loop's only
   std::int64_t judge_after_ms_ = 0;  // steady clock: no judging before
   bool registered_ = true;
   std::mutex mutex_;

@@ -147,8 +147,8 @@ TEST_F(ClusterDbTest, NewTablesAreNumberedByTheDatabaseAboveEveryStoredOne) {
 TEST_F(ClusterDbTest, CounterBlocksAreReservedOncePerCaller) {
   auto a = connect("a");
   auto b = connect("b");
-  EXPECT_EQ(reserve_counter(*a, "guest", 1, 64), 65);  // a: guest1 .. guest64
-  EXPECT_EQ(reserve_counter(*b, "guest", 1, 64), 129);  // b: guest65 .. guest128
+  EXPECT_EQ(reserve_counter(*a, "guest", 1, 64), 65);     // a: guest1 .. guest64
+  EXPECT_EQ(reserve_counter(*b, "guest", 1, 64), 129);    // b: guest65 .. guest128
   EXPECT_EQ(reserve_counter(*a, "guest", 500, 64), 564);  // above what a has seen used
 }
 
@@ -175,7 +175,8 @@ TEST_F(ClusterDbTest, AccountsAndTokensWrittenByAnotherNodeAreRead) {
   EXPECT_EQ(fetch_account(*db, "ALICE"),
             (store::AccountRow{"Alice", "$argon2id$x", 1000, 3, "a@example.org", "off"}));
   EXPECT_FALSE(fetch_account(*db, "bob"));
-  EXPECT_EQ(fetch_token(*db, "00ff"), (store::TokenRow{"00ff", "abcd", "Alice", false, 1000, 9000}));
+  EXPECT_EQ(fetch_token(*db, "00ff"),
+            (store::TokenRow{"00ff", "abcd", "Alice", false, 1000, 9000}));
   EXPECT_FALSE(fetch_token(*db, "00FF"));
 }
 
@@ -189,8 +190,8 @@ TEST(ClusterOptionsTest, NodeIdsAndAddressesAreChecked) {
   EXPECT_EQ(bad_node_address("10.0.0.1:1"), "");
   EXPECT_EQ(bad_node_address("[::1]:8023"), "");
   const std::string why = "HOST:PORT expected (a host name or address, a port from 1 to 65535)";
-  for (const char* bad : {"host", ":8023", "host:", "host:0", "host:65536", "host:80x",
-                          "ho st:80", "host:-1"}) {
+  for (const char* bad :
+       {"host", ":8023", "host:", "host:0", "host:65536", "host:80x", "ho st:80", "host:-1"}) {
     EXPECT_EQ(bad_node_address(bad), why) << bad;
   }
   EXPECT_EQ(url_for_node("postgresql://u@h/db", "n1"),

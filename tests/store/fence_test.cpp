@@ -2,6 +2,8 @@
 // on both backends: a batch commits only while the table is stored with the batch's owner and
 // epoch; otherwise the whole batch fails with TableFenced, alone in its group, and nothing of
 // it is stored. PostgreSQL also announces each committed batch's events with one pg_notify.
+#include "store/fence.h"
+
 #include <gtest/gtest.h>
 #include <libpq-fe.h>
 
@@ -10,7 +12,6 @@
 #include <vector>
 
 #include "store/batch.h"
-#include "store/fence.h"
 #include "store_backends.h"
 
 namespace plateau::store {
