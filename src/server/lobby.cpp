@@ -10,7 +10,6 @@
 #include <set>
 
 #include "ai/bot.h"
-#include "cluster/node.h"
 #include "core/error.h"
 #include "core/registry.h"
 #include "core/text.h"
@@ -67,7 +66,7 @@ void Lobby::restore() {
       // Whatever happens to this table, its number and id stay taken.
       directory_.reserve(row.game, row.number, row.id);
       // Several nodes: another node serves it (the node claimed its own before this read).
-      if (node_ && row.owner != node_->id()) continue;
+      if (node_ && row.owner != node_id()) continue;
       auto mit = snap.moves.find(row.id);
       auto cit = snap.chat.find(row.id);
       std::shared_ptr<Table> table =
@@ -125,49 +124,6 @@ std::shared_ptr<Table> Lobby::rebuild_table(const store::TableRow& row,
     skipped_.push_back({row.game, row.number, row.id, e.what()});
     return nullptr;
   }
-}
-
-void Lobby::set_node(cluster::Node* node) {
-  node_ = node;
-  if (node_) {
-    guests_.set_reserver([node](std::int64_t floor, std::int64_t count) {
-      return node->reserve(GuestNames::kCounter, floor, count);
-    });
-    directory_.set_allocator([node](const std::string& game) {
-      try {
-        return node->allocate(game);
-      } catch (const std::exception& e) {
-        spdlog::error("node {}: cannot number a new {} table: {}", node->id(), game, e.what());
-        throw CommandError("no table can be opened now (the database cannot be reached); try "
-                           "again");
-      }
-    });
-  }
-}
-
-const std::string& Lobby::node_id() const {
-  return node_ ? node_->id() : TableServices::node_id();
-}
-
-std::optional<store::NodeRow> Lobby::owner_of(const std::string& game, int number) {
-  if (!node_) return std::nullopt;
-  return node_->owner_of(game, number);
-}
-
-void Lobby::adopt_tables(std::vector<cluster::LoadedTable> tables, std::int64_t downtime_ms) {
-  std::vector<std::shared_ptr<Table>> adopted;
-  {
-    std::lock_guard lock(mutex_);
-    for (const auto& t : tables) {
-      directory_.reserve(t.row.game, t.row.number, t.row.id);
-      if (auto table = rebuild_table(t.row, t.moves, t.chat, t.events)) {
-        directory_.insert(table);
-        adopted.push_back(std::move(table));
-      }
-    }
-  }
-  // Clocks stood still while nobody could move; CPU seats think again.
-  for (auto& t : adopted) t->resume(downtime_ms);
 }
 
 std::vector<SkippedTable> Lobby::skipped_tables() const {

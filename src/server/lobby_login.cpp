@@ -6,7 +6,6 @@
 #include <chrono>
 #include <set>
 
-#include "cluster/node.h"
 #include "core/text.h"
 #include "server/lobby.h"
 #include "server/lobby_ctx.h"
@@ -56,18 +55,6 @@ std::function<void(std::string, std::string)> Lobby::finish_login(const Ctx& ctx
       });
     });
   };
-}
-
-void Lobby::catch_up_account(const std::string& name) {
-  if (!node_ || accounts_.exists(name)) return;
-  if (auto row = node_->account(name)) accounts_.restore({*row});
-}
-
-void Lobby::catch_up_token(std::string_view token) {
-  if (!node_) return;
-  const auto selector = ResumeTokens::selector_of(token);
-  if (!selector || tokens_.knows(*selector)) return;
-  if (auto row = node_->token(*selector)) tokens_.restore({*row}, now_ms());
 }
 
 void Lobby::cmd_register(Ctx& ctx, const Command& c) {

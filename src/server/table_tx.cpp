@@ -294,34 +294,6 @@ void Table::committed(Tx& tx, Done done, std::exception_ptr error) {
   pump();
 }
 
-std::string Table::fenced_message() const {
-  return label() + " is served by another node now: connect again and resync";
-}
-
-void Table::drop_fenced(Tx& tx, const std::exception_ptr& error) {
-  spdlog::warn("table {}: {}; dropped from this node", label(), what_of(error));
-  // The table's own memory goes with it; what the action changed outside it (a rating in the
-  // cache) goes back.
-  for (auto it = tx.undo.rbegin(); it != tx.undo.rend(); ++it) {
-    try {
-      (*it)();
-    } catch (const std::exception& e) {
-      spdlog::error("table {}: roll-back step failed: {}", label(), e.what());
-    }
-  }
-  tx.undo.clear();
-  fenced_ = true;
-  stopped_ = true;
-  timer_.cancel();
-  retry_timer_.cancel();
-  Tx told;
-  told.caller = tx.caller;
-  told.reply(error_event(fenced_message()));
-  told.others(error_event(fenced_message()));
-  deliver(told);
-  services_.forget_table(game_name_, number_, this);
-}
-
 void Table::deliver(Tx& tx) {
   refresh_summary();  // listings and table caps agree with what the players are about to hear
   // A connection that cannot take an event (its rendering throws) misses that event; the
