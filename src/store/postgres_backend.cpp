@@ -243,7 +243,15 @@ PostgresBackend::PostgresBackend(const std::string& url) : url_(url) {
                                ", not UTF8 (createdb -E UTF8 -T template0)");
     }
     migrate();
-    pg::Result alive = db_->run("SELECT value FROM server_state WHERE key = 'alive_ms'");
+    // A node of several (cluster/cluster_db.h url_for_node names its sessions
+    // "plateau-node-ID") keeps its own sign of life: its restart is charged its own downtime,
+    // and the nodes' commits do not all wait for one row's lock.
+    const std::string app = db_->run("SELECT current_setting('application_name')").text(0, 0);
+    if (app.starts_with("plateau-node-")) alive_key_ = "alive_ms:" + app.substr(13);
+    pg::Result alive = db_->run(
+        "SELECT value FROM server_state WHERE key = $1 OR key = 'alive_ms' "
+        "ORDER BY key = $1 DESC LIMIT 1",
+        Params().text(alive_key_));
     if (alive.rows() > 0) alive_at_open_ms_ = alive.integer(0, 0);
   } catch (const pg::ConnectionLost&) {
     throw;  // its text names the (redacted) URL already
@@ -418,9 +426,9 @@ GroupOutcome PostgresBackend::commit_group(std::span<const Batch* const> batches
         });
     if (!out.commit_error) {
       db_->run(
-          "INSERT INTO server_state(key, value) VALUES ('alive_ms', $1) "
+          "INSERT INTO server_state(key, value) VALUES ($2, $1) "
           "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-          Params().integer(alive_ms));
+          Params().integer(alive_ms).text(alive_key_));
       db_->exec("COMMIT");
     }
   } catch (...) {

@@ -9,6 +9,8 @@ docs/CLUSTER.md), on a cluster of the test's own (tests/integration/pg_cluster.p
             (fenced) and it drops the table, telling its players to connect again;
   pgrestart `pg_ctl stop -m immediate`, then start: moves made meanwhile are refused, nothing
             acknowledged is lost, the nodes reconnect by themselves and nobody takes over;
+            guest names never repeat across nodes; a node stopped with SIGTERM is taken over
+            at once;
   options   the node options are refused with a clear message on SQLite or when malformed.
 Usage: cluster_test.py PLATEAU_BINARY SCENARIO. Exits 77 (skipped, saying why) only when the
 PostgreSQL server binaries are missing and this is not root."""
@@ -295,7 +297,14 @@ def test_pgrestart(pg):
         check_history(pg, acked)
         assert "took over" not in a.read_log() + b.read_log()
         assert "node a: connected again" in a.read_log()
+        # Each node keeps its own sign of life (its downtime after a restart is its own).
+        assert pg.sql(pg.url, "SELECT key FROM server_state ORDER BY key") == [
+            ["alive_ms:a"], ["alive_ms:b"]]
+        # A node stopped with SIGTERM hands its tables over at once (no 2 s wait).
         assert a.stop() == 0
+        stopped = time.time()
+        wait_for("node b to take 101 over", lambda: owners(pg)[101] == ("b", 2), 5)
+        assert time.time() - stopped < 1.5, time.time() - stopped
         assert b.stop() == 0
     finally:
         a.stop()
