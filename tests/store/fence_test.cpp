@@ -123,8 +123,12 @@ TEST_P(FenceTest, NodesAreStoredAndRead) {
 
 // One notification per committed batch with events (table, first seq, last seq, epoch), sent
 // at the commit; none for a fenced batch.
-TEST_P(FenceTest, PostgresAnnouncesEachCommittedBatchOnce) {
-  if (!postgres()) GTEST_SKIP() << "LISTEN/NOTIFY is PostgreSQL's";
+// LISTEN/NOTIFY is PostgreSQL's: this suite runs on it alone.
+class FenceNotifyTest : public FenceTest {};
+INSTANTIATE_TEST_SUITE_P(All, FenceNotifyTest,
+                         ::testing::Values(testing::BackendKind::kPostgres), testing::backend_name);
+
+TEST_P(FenceNotifyTest, PostgresAnnouncesEachCommittedBatchOnce) {
   PGconn* listener = PQconnectdb(url().c_str());
   ASSERT_EQ(PQstatus(listener), CONNECTION_OK) << PQerrorMessage(listener);
   PQclear(PQexec(listener, "LISTEN plateau_events"));
