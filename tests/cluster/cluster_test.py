@@ -1,10 +1,13 @@
 #!/usr/bin/env python3
 """Several `plateau serve` nodes on one PostgreSQL database (issue 16, items 2, 4 and 5;
 docs/CLUSTER.md), on a cluster of the test's own (tests/integration/pg_cluster.py):
-  kill      SIGKILL the owner of three tables mid-game: another node takes them over (owner
-            and epoch + 1 in the database), every acknowledged move is stored at its ply, no
-            ply or event seq is skipped or doubled, the games go on there (a CPU seat answers)
-            and every game replays legally (`plateau store copy` replays each one);
+  kill      three nodes; SIGKILL the owner of three tables mid-game: another node takes them
+            over (owner and epoch + 1 in the database), every acknowledged move is stored at
+            its ply, no ply or event seq is skipped or doubled, a spectator that resyncs on the
+            new owner has heard every stored event once, the players resume there (a move
+            re-sent with its #n is acknowledged once), the games go on (a CPU seat answers, a
+            clock is given back the downtime) and every game replays legally (`plateau store
+            copy` replays each one);
   freeze    SIGSTOP the owner: it is taken over; after SIGCONT its next write is refused
             (fenced) and it drops the table, telling its players to connect again;
   pgrestart `pg_ctl stop -m immediate`, then start: moves made meanwhile are refused, nothing
@@ -73,6 +76,13 @@ def cpu_answer(client, board, ply, acked):
     acked.setdefault(board, []).append((ply, m.group(1)))
 
 
+def table_events(events, board, seen):
+    """Appends the seqs of `events` that are table events of bohnduell `board` to `seen`."""
+    for e in events:
+        if e.get("type") != "resync" and e.get("board") == board and "seq" in e:
+            seen.append(e["seq"])
+
+
 def check_history(pg, acked):
     """Every acknowledged move is stored at its ply; plies and event seqs run 1, 2, 3, ...
     without a gap or a double (the primary keys forbid doubles)."""
@@ -122,6 +132,11 @@ def test_kill(pg):
         acked = {}
         alice.send("bohnduell challenge -supply=8 -clock=fischer:600+5 alice bob")
         alice.expect(r"^New BohnDuell Board 101$")
+        # A spectator on the browser's protocol counts the events of 101 it hears, by seq.
+        seen = []
+        watcher = a.ws()
+        watcher.command("guest")
+        table_events(sum(watcher.command("resync bohnduell 101 0"), []), 101, seen)
         for board in (102, 103):
             alice.send("bohnduell challenge -supply=8 alice cpu:1")
             alice.expect(rf"^New BohnDuell Board {board}$")
@@ -143,6 +158,7 @@ def test_kill(pg):
         # Killed right after a move on 102: its CPU seat answers on a, or on the new owner
         # after the takeover.
         move(alice, 102, "alice", 5, acked)
+        table_events(watcher.command("ping")[1], 101, seen)
         killed = time.time()
         a.kill()
         heir = wait_for("another node to take a's tables over", lambda: (
@@ -166,6 +182,10 @@ def test_kill(pg):
         alice.send("resume " + token)
         alice.expect(r"^Welcome back, alice\.$")
         bob = new.text("bob", "pw-bobby")
+        # The spectator comes back on the new owner and resyncs from the last seq it heard.
+        watcher = new.ws()
+        watcher.command("guest")
+        table_events(sum(watcher.command(f"resync bohnduell 101 {max(seen)}"), []), 101, seen)
         # The replay of 101 from the start is the stored history, in order.
         alice.send("resync 101 0")
         for ply, mv in acked[101]:
@@ -185,6 +205,13 @@ def test_kill(pg):
         move(carol, 104, "carol", 3, acked)
         cpu_answer(carol, 104, 4, acked)
         check_history(pg, acked)
+        # Every event of 101 reached the spectator once, as stored (a live event may come before
+        # a replayed one: the client orders them by seq, docs/PROTOCOL.md).
+        table_events(watcher.command("ping")[1], 101, seen)
+        stored = [int(r[0]) for r in pg.sql(pg.url, "SELECT e.seq FROM table_events e JOIN tables "
+                                                    "t ON t.id = e.table_id WHERE t.number = 101 "
+                                                    "ORDER BY e.seq")]
+        assert sorted(seen) == stored and len(set(seen)) == len(seen), (seen, stored)
         status, record = new.http_get("/records/bohnduell/101")
         assert status == 200, (status, record)
         assert len(record_moves(record)) == 5, record
