@@ -225,10 +225,10 @@ class Lobby : public TableServices {
   void cmd_challenge(Ctx& ctx, const Command& c);
   void to_table(Ctx& ctx, Command& c);
   std::shared_ptr<Table> resolve_board(const Ctx& ctx, const Command& c) const;
-  // Several nodes: another node may have stored the account `name` or the resume token `token`
-  // since this one read them at its start; if this lobby does not know it, it is read from the
-  // database (one round trip on the caller's strand) and added. Alone: nothing.
-  void catch_up_account(const std::string& name);
+  // Several nodes: another node may have stored the resume token `token` since this one read
+  // them at its start; if this lobby does not know it, it is read from the database (one round
+  // trip on the caller's strand, after the resume back-off) and added. Alone: nothing.
+  // (Accounts read theirs on the hash pool: Accounts::set_fetch.)
   void catch_up_token(std::string_view token);
   // A stored table rebuilt from its rows, or null (logged and listed by skipped_tables()) if it
   // cannot be replayed. Call with mutex_ held.

@@ -11,6 +11,7 @@ namespace plateau::server {
 void Lobby::set_node(cluster::Node* node) {
   node_ = node;
   if (node_) {
+    accounts_.set_fetch([node](const std::string& name) { return node->account(name); });
     guests_.set_reserver([node](std::int64_t floor, std::int64_t count) {
       return node->reserve(GuestNames::kCounter, floor, count);
     });
@@ -49,11 +50,6 @@ void Lobby::adopt_tables(std::vector<cluster::LoadedTable> tables, std::int64_t 
   }
   // Clocks stood still while nobody could move; CPU seats think again.
   for (auto& t : adopted) t->resume(downtime_ms);
-}
-
-void Lobby::catch_up_account(const std::string& name) {
-  if (!node_ || accounts_.exists(name)) return;
-  if (auto row = node_->account(name)) accounts_.restore({*row});
 }
 
 void Lobby::catch_up_token(std::string_view token) {

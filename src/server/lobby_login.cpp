@@ -58,8 +58,6 @@ std::function<void(std::string, std::string)> Lobby::finish_login(const Ctx& ctx
 }
 
 void Lobby::cmd_register(Ctx& ctx, const Command& c) {
-  // A name another node registered since this one started is taken here too.
-  catch_up_account(c.args[0]);
   // Throws CommandError at once for a bad name or password; hashes on the hash pool.
   accounts_.register_account(
       c.args[0], c.args[1],
@@ -68,7 +66,6 @@ void Lobby::cmd_register(Ctx& ctx, const Command& c) {
 }
 
 void Lobby::cmd_login(Ctx& ctx, const Command& c) {
-  catch_up_account(c.args[0]);
   ctx.deferred = true;
   accounts_.login(c.args[0], c.args[1], ctx.client->address(),
                   finish_login(ctx, false, "login", "Hello, {}."));

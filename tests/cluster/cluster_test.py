@@ -182,6 +182,10 @@ def test_kill(pg):
         alice.send("resume " + token)
         alice.expect(r"^Welcome back, alice\.$")
         bob = new.text("bob", "pw-bobby")
+        # Nor can anyone take alice's name there.
+        mallory = new.text()
+        mallory.send("register alice pw-mallory")
+        mallory.expect(r"^error: the name alice is taken$")
         # The spectator comes back on the new owner and resyncs from the last seq it heard.
         watcher = new.ws()
         watcher.command("guest")
