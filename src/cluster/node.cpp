@@ -48,8 +48,9 @@ std::int64_t Node::steady_ms() const {
       .count();
 }
 
-void Node::start(Adopt adopt) {
+void Node::start(Adopt adopt, std::function<void()> recheck) {
   adopt_ = std::move(adopt);
+  recheck_ = std::move(recheck);
   thread_ = std::thread([this] { loop(); });
 }
 
@@ -104,6 +105,9 @@ void Node::round() {
       spdlog::info("node {}: connected again", options_.id);
       judge_after_ms_ = steady_ms() + options_.timing.grace_ms;
     }
+    // Away long enough, its tables may have been taken over: each checks at once (a fenced
+    // write) instead of at its next move, so that none is served stale meanwhile.
+    if (recheck_) recheck_();
   }
   if (!heartbeat(*control_, options_.id)) {
     // Another node found us dead (we were frozen or cut off) and took our tables: each of

@@ -61,8 +61,11 @@ class Node {
   const std::string& id() const { return options_.id; }
   // The ids claimed by the constructor: the tables this node serves from the start.
   const std::vector<std::int64_t>& claimed_at_start() const { return claimed_; }
-  // Starts the heartbeat and watch thread; `adopt` receives taken-over tables.
-  void start(Adopt adopt);
+  // Starts the heartbeat and watch thread; `adopt` receives taken-over tables; `recheck` runs
+  // each time the node registers again after losing its control connection or its row (the
+  // database restarted, or the node was frozen and taken over): the tables it serves should
+  // check they are still its own (Lobby::recheck_tables). Both run on the node's thread.
+  void start(Adopt adopt, std::function<void()> recheck = nullptr);
   // Stops the thread and, if the database is reachable, marks the node as gone (seen_at = 0)
   // and releases its lock: the other nodes take its tables over at their next round instead
   // of after dead_after_ms. Idempotent.
@@ -106,6 +109,7 @@ class Node {
   std::unique_ptr<Connection> side_;  // allocate, owner_of
   std::vector<std::int64_t> claimed_;
   Adopt adopt_;
+  std::function<void()> recheck_;
   struct Claimed {
     std::string from;  // the dead node
     std::vector<std::int64_t> ids;

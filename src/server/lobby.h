@@ -81,6 +81,10 @@ class Lobby : public TableServices {
   // is skipped as restore() skips one. Thread-safe.
   void adopt_tables(std::vector<cluster::LoadedTable> tables, std::int64_t downtime_ms);
 
+  // Every table this node serves writes its row once, fenced (Table::recheck_owner): those
+  // another node took over meanwhile are dropped at once. Thread-safe.
+  void recheck_tables();
+
   // Reads the store and rebuilds every table (with moves, clocks, queued moves, chat), then
   // re-arms clocks and CPU players; running clocks are not charged for the time the server was
   // down (from the store's last sign of life to now). Call once before accepting connections.

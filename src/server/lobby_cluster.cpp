@@ -52,6 +52,10 @@ void Lobby::adopt_tables(std::vector<cluster::LoadedTable> tables, std::int64_t 
   for (auto& t : adopted) t->resume(downtime_ms);
 }
 
+void Lobby::recheck_tables() {
+  for (const auto& t : directory_.all()) t->recheck_owner();
+}
+
 void Lobby::catch_up_token(std::string_view token) {
   if (!node_) return;
   const auto selector = ResumeTokens::selector_of(token);

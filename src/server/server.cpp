@@ -188,9 +188,11 @@ int run_server(const ServerOptions& options) {
   lobby.restore();
   lobby.discard_abandoned_guest_tables();
   if (node) {
-    node->start([&lobby](std::vector<cluster::LoadedTable> tables, std::int64_t downtime_ms) {
-      lobby.adopt_tables(std::move(tables), downtime_ms);
-    });
+    node->start(
+        [&lobby](std::vector<cluster::LoadedTable> tables, std::int64_t downtime_ms) {
+          lobby.adopt_tables(std::move(tables), downtime_ms);
+        },
+        [&lobby] { lobby.recheck_tables(); });
   }
 
   auto http_settings = std::make_shared<HttpSettings>();

@@ -90,6 +90,10 @@ class Table : public std::enable_shared_from_this<Table> {
   // and a mail, in one transaction), and forfeits at its forfeit time. Called by the lobby's
   // correspondence tick; does nothing for a table without correspondence time.
   void check_correspondence();
+  // Several nodes (table_fence.cpp): writes the table's row again, fenced, so that a table
+  // another node took over is dropped now (drop_fenced) rather than at its next move. On the
+  // strand; nothing for a table not stored yet.
+  void recheck_owner();
   // Cancels timers (server shutdown).
   void stop();
   // The game record (core/record.h) on the strand, passed to `reply`.

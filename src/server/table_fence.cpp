@@ -20,6 +20,15 @@ std::string fenced_reason(const std::exception_ptr& error) {
 
 }  // namespace
 
+void Table::recheck_owner() {
+  post(
+      Caller{},
+      [this](Tx& tx) {
+        if (committed_.stored && !lost_ && !discarded_) tx.table_changed = true;
+      },
+      nullptr);
+}
+
 std::string Table::fenced_message() const {
   return label() + " is served by another node now: connect again and resync";
 }

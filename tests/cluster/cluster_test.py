@@ -8,8 +8,9 @@ docs/CLUSTER.md), on a cluster of the test's own (tests/integration/pg_cluster.p
             re-sent with its #n is acknowledged once), the games go on (a CPU seat answers, a
             clock is given back the downtime) and every game replays legally (`plateau store
             copy` replays each one);
-  freeze    SIGSTOP the owner: it is taken over; after SIGCONT its next write is refused
-            (fenced) and it drops the table, telling its players to connect again;
+  freeze    SIGSTOP the owner: it is taken over; after SIGCONT it registers again, its next
+            write of the table (its recheck) is refused (fenced) and it drops the table,
+            telling its players to connect again;
   pgrestart `pg_ctl stop -m immediate`, then start: moves made meanwhile are refused, nothing
             acknowledged is lost, the nodes reconnect by themselves and nobody takes over;
             guest names never repeat across nodes; a node stopped with SIGTERM is taken over
@@ -251,11 +252,12 @@ def test_freeze(pg):
             move(carol, 101, "alice", 3, acked)
         finally:
             a.proc.send_signal(signal.SIGCONT)
-        # Node a wakes up believing it serves 101: its next write is refused, it drops the table.
-        bob.send("chat 101 from the past")
+        # Node a wakes up believing it serves 101. Its sessions were ended: once it has
+        # registered again, each of its tables writes its row, fenced; 101's write is refused
+        # and a drops the table, telling its players, unasked.
         bob.expect(FENCED.format(board=101), timeout=15)
         alice.expect(FENCED.format(board=101), timeout=5)
-        bob.send("move 101 H1#3")
+        bob.send("chat 101 from the past")
         bob.expect(r"^error: no board 101$", timeout=5)
         assert "table bohnduell 101: table 1 is served by node b at epoch 2 now; dropped from " \
                "this node" in a.read_log(), a.read_log()[-2000:]
