@@ -172,6 +172,8 @@ def test_kill(pg):
         print(f"takeover: tables owned by {heir} {time.time() - killed:.2f} s after the kill; "
               f"claim, load and rebuild {log.group(2)} ms", flush=True)
         assert owners(pg)[104] == ("c", 1)
+        assert new.http_get("/healthz/detail") == (
+            200, '{"node":"%s","skipped_tables":[],"status":"ok"}\n' % heir)
         # The clock of 101 is given back the time nobody could move, and its chat says so.
         down = pg.sql(pg.url, "SELECT c.text FROM chat c JOIN tables t ON t.id = c.table_id "
                               "WHERE t.number = 101")
