@@ -102,6 +102,16 @@ std::vector<std::pair<std::string, std::int64_t>> stale_nodes(Connection& db,
   return out;
 }
 
+std::vector<std::string> orphan_owners(Connection& db, const std::string& self) {
+  Result r = db.run(
+      "SELECT DISTINCT owner FROM tables WHERE owner <> '' AND owner <> $1 "
+      "AND NOT EXISTS (SELECT 1 FROM nodes WHERE nodes.id = tables.owner) ORDER BY owner",
+      Params().text(self));
+  std::vector<std::string> out;
+  for (int i = 0; i < r.rows(); ++i) out.push_back(r.text(i, 0));
+  return out;
+}
+
 bool try_lock_node(Connection& db, const std::string& id) {
   return db.run("SELECT pg_try_advisory_lock(" PLATEAU_NODE_LOCK ")", Params().text(id))
              .text(0, 0) == "t";

@@ -42,6 +42,10 @@ std::vector<std::pair<std::string, std::int64_t>> stale_nodes(Connection& db,
                                                               const std::string& self,
                                                               std::int64_t unseen_ms);
 
+// Owners of tables that have no node row (a node deleted by hand, a database copied from a
+// cluster), other than `self` and "": their tables are claimed like a dead node's.
+std::vector<std::string> orphan_owners(Connection& db, const std::string& self);
+
 // Tries to take node `id`'s lock: true if it was free (the node's session is gone: it is dead),
 // and this session then holds it until unlock_node(). False if the node still holds it.
 bool try_lock_node(Connection& db, const std::string& id);

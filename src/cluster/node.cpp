@@ -118,8 +118,10 @@ void Node::round() {
   }
   adopt_pending();
   if (steady_ms() < judge_after_ms_) return;
-  for (const auto& [peer, unseen] :
-       stale_nodes(*control_, options_.id, options_.timing.dead_after_ms)) {
+  auto peers = stale_nodes(*control_, options_.id, options_.timing.dead_after_ms);
+  // Tables whose owner has no row at all: as a dead node's (unseen: unknown, 0).
+  for (auto& orphan : orphan_owners(*control_, options_.id)) peers.emplace_back(orphan, 0);
+  for (const auto& [peer, unseen] : peers) {
     if (try_lock_node(*control_, peer)) {
       try {
         take_over(peer, unseen);

@@ -112,6 +112,20 @@ TEST_F(ClusterDbTest, ADeadNodesLockIsFreeAndItsTablesAreClaimedWithTheNextEpoch
   EXPECT_EQ(load_tables(*b, {3}, 10).at(0).row.epoch, 1);
 }
 
+TEST_F(ClusterDbTest, OwnersWithoutANodeRowAreOrphans) {
+  add_table(1, 101, "a", 1, 0);
+  add_table(2, 102, "gone", 3, 0);
+  add_table(3, 103, "gone", 1, 0);
+  add_table(4, 104, "", 0, 0);
+  add_table(5, 105, "b", 1, 0);
+  auto a = connect("a");
+  ASSERT_TRUE(register_node(*a, {"a", "h:1", 2, 0, 0}));
+  EXPECT_EQ(orphan_owners(*a, "a"), (std::vector<std::string>{"b", "gone"}));
+  EXPECT_EQ(orphan_owners(*a, "b"), (std::vector<std::string>{"gone"}));
+  EXPECT_EQ(claim_tables(*a, "a", {"gone"}), (std::vector<std::int64_t>{2, 3}));
+  EXPECT_EQ(orphan_owners(*a, "a"), (std::vector<std::string>{"b"}));
+}
+
 TEST_F(ClusterDbTest, ARestartingNodeClaimsBackItsOwnAndUnownedTables) {
   add_table(1, 101, "a", 2, 0);
   add_table(2, 102, "", 0, 0);
