@@ -119,13 +119,15 @@ void Accounts::register_account(const std::string& name, const std::string& pass
       accounts_[to_lower(name)] = row;  // reserve the name now; durable below before we answer
     }
     store::Batch batch;
-    batch.put_account(row);
+    batch.add_account(row);  // never over an account another node registered meanwhile
     store_.submit(std::move(batch), [this, done, name](std::exception_ptr error) {
       if (error) {
         {
           std::lock_guard lock(mutex_);
           accounts_.erase(to_lower(name));
         }
+        fetch_missing(name);  // several nodes: was it another node's registration?
+        if (exists(name)) return done("", "the name " + name + " is taken");
         return done("", "could not store the account");
       }
       done(name, "");

@@ -142,14 +142,24 @@ struct FenceTable {
   bool operator==(const FenceTable&) const = default;
 };
 
+// Inserts a new account; fails the batch if its name (any case) is stored already: a
+// registration, which must never replace an account another node registered meanwhile.
+struct AddAccount {
+  AccountRow row;
+  bool operator==(const AddAccount&) const = default;
+};
+
 // One write. Append new kinds at the end (see the top of this file).
 using Op = std::variant<PutAccount, PutRating, PutTable, AddMove, DeleteMovesFrom, AddChat,
                         PutCounter, DeleteTable, AddEvent, PutToken, DeleteToken, AddMail,
-                        DeleteMail, PutVacation, PutMailSeen, PruneMailSeen, PutNode, FenceTable>;
+                        DeleteMail, PutVacation, PutMailSeen, PruneMailSeen, PutNode, FenceTable,
+                        AddAccount>;
 
 class Batch {
  public:
   void put_account(const AccountRow& row) { ops_.emplace_back(PutAccount{row}); }
+  // A new account (AddAccount): fails the batch if the name is taken.
+  void add_account(const AccountRow& row) { ops_.emplace_back(AddAccount{row}); }
   void put_rating(const RatingRow& row) { ops_.emplace_back(PutRating{row}); }
   // Inserts or replaces the table row (id is the key; see PutTable).
   void put_table(const TableRow& row) { ops_.emplace_back(PutTable{row}); }

@@ -163,6 +163,19 @@ class OpWriter {
     db_.run("DELETE FROM mail_seen WHERE seen_ms < $1", Params().integer(op.before_ms));
   }
 
+  void operator()(const AddAccount& op) {
+    db_.run(
+        "INSERT INTO accounts(name, password_hash, created_ms, challenge_limit, email, notify) "
+        "VALUES ($1, $2, $3, $4, $5, $6)",
+        Params()
+            .text(op.row.name)
+            .text(op.row.password_hash)
+            .integer(op.row.created_ms)
+            .integer(op.row.challenge_limit)
+            .text(op.row.email)
+            .text(op.row.notify));
+  }
+
   void operator()(const PutNode& op) {
     db_.run(
         "INSERT INTO nodes(id, address, node_port, started_at, seen_at) "

@@ -212,6 +212,19 @@ class OpWriter {
     q->exec();
   }
 
+  void operator()(const AddAccount& op) {
+    Run q = statement(
+        "INSERT INTO accounts(name, password_hash, created_ms, challenge_limit, email, notify) "
+        "VALUES (?, ?, ?, ?, ?, ?)");
+    q->bind(1, op.row.name);
+    q->bind(2, op.row.password_hash);
+    q->bind(3, static_cast<int64_t>(op.row.created_ms));
+    q->bind(4, op.row.challenge_limit);
+    q->bind(5, op.row.email);
+    q->bind(6, op.row.notify);
+    q->exec();
+  }
+
   void operator()(const PutNode& op) {
     Run q = statement(
         "INSERT OR REPLACE INTO nodes(id, address, node_port, started_at, seen_at) "

@@ -111,6 +111,20 @@ TEST_P(FenceTest, ANewTablePassesItsFence) {
   EXPECT_EQ(backend_->load().tables.at(1).owner, "node-b");
 }
 
+// A registration never replaces an account another node registered meanwhile.
+TEST_P(FenceTest, AddAccountFailsOnANameTakenInAnyCase) {
+  Batch first;
+  first.add_account({"alice", "$argon2id$a", 1000, -1});
+  Batch second;
+  second.add_account({"ALICE", "$argon2id$b", 2000, -1});
+  const auto errors = commit({&first, &second});
+  EXPECT_EQ(errors.at(0), "");
+  EXPECT_NE(errors.at(1), "");
+  const Snapshot snap = backend_->load();
+  ASSERT_EQ(snap.accounts.size(), 1u);
+  EXPECT_EQ(snap.accounts[0], (AccountRow{"alice", "$argon2id$a", 1000, -1}));
+}
+
 TEST_P(FenceTest, NodesAreStoredAndRead) {
   Batch b;
   b.put_node({"node-b", "10.0.0.2:8023", 8090, 1000, 2000});
