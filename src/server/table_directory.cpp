@@ -20,14 +20,23 @@ void TableDirectory::insert(const std::shared_ptr<Table>& table) {
 std::shared_ptr<Table> TableDirectory::create(
     const std::string& game, const std::function<void(const TableIndex&)>& check,
     const std::function<std::shared_ptr<Table>(int number, std::int64_t id)>& make) {
-  std::lock_guard lock(mutex_);
-  if (check) check(tables_);
-  if (allocate_) {
-    const auto [number, id] = allocate_(game);
+  std::function<std::pair<int, std::int64_t>(const std::string&)> allocate;
+  {
+    std::lock_guard lock(mutex_);
+    allocate = allocate_;
+  }
+  if (allocate) {
+    // One database round trip, outside the lock: lookups of other tables never wait for it.
+    // A table refused by `check` leaves its number unused.
+    const auto [number, id] = allocate(game);
+    std::lock_guard lock(mutex_);
+    if (check) check(tables_);
     auto table = make(number, id);
     tables_[{game, number}] = table;
     return table;
   }
+  std::lock_guard lock(mutex_);
+  if (check) check(tables_);
   int& next = next_number_[game];
   if (next < 101) next = 101;  // pbmserv: board numbers per game type start at 101
   const int number = next++;

@@ -26,7 +26,8 @@ class TableDirectory {
   void insert(const std::shared_ptr<Table>& table);
   // Several nodes on one database (docs/CLUSTER.md): new tables take their board number and
   // id from `allocate(game)` (cluster::Node::allocate) instead of this directory's counters,
-  // so that two nodes never make the same table. It may throw: no table is made.
+  // so that two nodes never make the same table, called before `check` and outside the lock (a
+  // refused table leaves its number unused). It may throw: no table is made.
   void set_allocator(std::function<std::pair<int, std::int64_t>(const std::string&)> allocate) {
     std::lock_guard lock(mutex_);
     allocate_ = std::move(allocate);
