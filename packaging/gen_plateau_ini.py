@@ -27,6 +27,9 @@ VALUES = {
     "allow-origin": "[https://games.example.org]",
     "smtp": "smtp://localhost:25",
     "mail-from": "plateau@games.example.org",
+    "node-id": "a",
+    "node-address": "games-a.example.org:8023",
+    "node-port": "8090",
 }
 NOTES = {
     "data-dir": "(the service passes --data-dir /var/lib/plateau, which wins: "

@@ -7,6 +7,7 @@
 #include "cli/cli_common.h"
 #include "cli/config_file.h"
 #include "cli/install_paths.h"
+#include "cluster/cluster_db.h"
 #include "compat/biloba/legacy_lobby.h"
 #include "server/correspondence_clock.h"
 #include "server/mail_service.h"
@@ -54,6 +55,22 @@ void add_serve_command(CLI::App& app) {
                   "Database: sqlite:PATH or postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE "
                   "(docs/STORE.md; default sqlite:DATA_DIR/plateau.db)")
       ->check([](const std::string& value) { return store::bad_store_url(value); });
+  auto* node_id =
+      cmd->add_option("--node-id", opt->server.node_id,
+                      "This server's name among several nodes on one PostgreSQL --store "
+                      "(docs/CLUSTER.md): letters, digits, '.', '_', '-'")
+          ->check([](const std::string& value) { return cluster::bad_node_id(value); });
+  auto* node_address =
+      cmd->add_option("--node-address", opt->server.node_address,
+                      "HOST:PORT where clients reach this node (with --node-id)")
+          ->check([](const std::string& value) { return cluster::bad_node_address(value); });
+  auto* node_port = cmd->add_option("--node-port", opt->server.node_port,
+                                    "This node's port for the other nodes (with --node-id)")
+                        ->check(whole_number_in(1, 65535));
+  node_id->needs(node_address);
+  node_id->needs(node_port);
+  node_address->needs(node_id);
+  node_port->needs(node_id);
   cmd->add_option("--web-dir", opt->server.web_dir,
                   "Built browser client served at / (make builds web/dist; installed: "
                   "share/plateau/web)")
@@ -225,6 +242,12 @@ void add_serve_command(CLI::App& app) {
   cmd->callback([opt, cmd, config] {
     if (config->count() > 0 || std::filesystem::exists(opt->config_file)) {
       apply_config_file(*cmd, opt->config_file);
+    }
+    if (!opt->server.node_id.empty() &&
+        !(!opt->server.store_url.empty() && store::is_postgres_url(opt->server.store_url))) {
+      throw CLI::ValidationError("--node-id",
+                                 "several nodes need a PostgreSQL store (--store "
+                                 "postgresql://...); SQLite serves one machine");
     }
     spdlog::set_level(spdlog::level::from_str(opt->log_level));
     spdlog::set_pattern("%Y-%m-%d %H:%M:%S.%e %^%l%$ %v");

@@ -32,7 +32,7 @@ void add_store_command(CLI::App& app) {
               << " counters=" << r.counters << " tables=" << r.tables << " moves=" << r.moves
               << " chat=" << r.chat << " events=" << r.events << " tokens=" << r.tokens
               << " mail=" << r.mail << " vacations=" << r.vacations
-              << " mail_seen=" << r.mail_seen << "\n"
+              << " mail_seen=" << r.mail_seen << " nodes=" << r.nodes << "\n"
               << "verified: every row equal; games replayed=" << r.games_replayed
               << " (tables in set-up=" << r.games_in_setup << ")\n";
   });

@@ -21,13 +21,14 @@ std::string describe_rows(const Snapshot& s) {
          std::to_string(s.counters.size()) + " counters, " + std::to_string(s.tokens.size()) +
          " resume tokens, " + std::to_string(s.outbox.size()) + " mails, " +
          std::to_string(s.vacations.size()) + " vacations, " +
-         std::to_string(s.mail_seen.size()) + " mails run";
+         std::to_string(s.mail_seen.size()) + " mails run, " + std::to_string(s.nodes.size()) +
+         " nodes";
 }
 
 bool empty(const Snapshot& s) {
   return s.accounts.empty() && s.tables.empty() && s.ratings.empty() && s.counters.empty() &&
          s.tokens.empty() && s.outbox.empty() && s.vacations.empty() &&
-         s.mail_seen.empty();
+         s.mail_seen.empty() && s.nodes.empty();
 }
 
 store::Batch everything(const Snapshot& s) {
@@ -46,6 +47,7 @@ store::Batch everything(const Snapshot& s) {
   for (const auto& r : s.outbox) b.add_mail(r);
   for (const auto& r : s.vacations) b.put_vacation(r);
   for (const auto& r : s.mail_seen) b.put_mail_seen(r);
+  for (const auto& r : s.nodes) b.put_node(r);
   return b;
 }
 
@@ -62,6 +64,7 @@ std::string first_difference(const Snapshot& a, const Snapshot& b) {
   if (a.outbox != b.outbox) return "mail outbox";
   if (a.vacations != b.vacations) return "vacations";
   if (a.mail_seen != b.mail_seen) return "inbound mail run";
+  if (a.nodes != b.nodes) return "nodes";
   if (a.alive_ms != b.alive_ms) return "the time the server was last alive";
   // A kind of row added to the Snapshot since this was written, and not copied above.
   if (!(a == b)) return "rows this copy does not know (src/cli/store_copy.cpp)";
@@ -141,7 +144,7 @@ CopyReport copy_store(const std::string& from, const std::string& to) {
   CopyReport report{snap.accounts.size(), snap.ratings.size(), snap.counters.size(),
                     snap.tables.size(),   0,                     0,
                     0,                    snap.tokens.size(),    snap.outbox.size(),
-                    snap.vacations.size(), snap.mail_seen.size()};
+                    snap.vacations.size(), snap.mail_seen.size(), snap.nodes.size()};
   for (const auto& [id, rows] : snap.moves) report.moves += rows.size();
   for (const auto& [id, rows] : snap.chat) report.chat += rows.size();
   for (const auto& [id, rows] : snap.events) report.events += rows.size();

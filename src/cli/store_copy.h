@@ -11,7 +11,7 @@ namespace plateau::cli {
 struct CopyReport {
   std::size_t accounts = 0, ratings = 0, counters = 0, tables = 0, moves = 0, chat = 0,
               events = 0, tokens = 0, mail = 0, vacations = 0,
-              mail_seen = 0;
+              mail_seen = 0, nodes = 0;
   std::size_t games_replayed = 0;  // started tables whose moves replayed on both sides
   std::size_t games_in_setup = 0;  // tables not started (nothing to replay)
 };

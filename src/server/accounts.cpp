@@ -86,6 +86,14 @@ bool Accounts::post_hash(std::function<void()> job) {
   return true;
 }
 
+void Accounts::fetch_missing(const std::string& name) {
+  if (!fetch_ || exists(name)) return;
+  std::optional<store::AccountRow> row = fetch_(name);
+  if (!row) return;
+  std::lock_guard lock(mutex_);
+  accounts_.try_emplace(to_lower(row->name), std::move(*row));
+}
+
 void Accounts::register_account(const std::string& name, const std::string& password, Done done,
                                 const std::string& email) {
   if (!valid_user_name(name)) {
@@ -96,6 +104,7 @@ void Accounts::register_account(const std::string& name, const std::string& pass
   if (std::string why = password_policy_error(password); !why.empty()) throw CommandError(why);
   if (exists(name)) throw CommandError("the name " + name + " is taken");
   const bool posted = post_hash([this, name, password, done, email] {
+    fetch_missing(name);  // taken on another node since this one started?
     store::AccountRow row{name, "", wall_ms()};
     row.email = email;
     try {
@@ -110,13 +119,15 @@ void Accounts::register_account(const std::string& name, const std::string& pass
       accounts_[to_lower(name)] = row;  // reserve the name now; durable below before we answer
     }
     store::Batch batch;
-    batch.put_account(row);
+    batch.add_account(row);  // never over an account another node registered meanwhile
     store_.submit(std::move(batch), [this, done, name](std::exception_ptr error) {
       if (error) {
         {
           std::lock_guard lock(mutex_);
           accounts_.erase(to_lower(name));
         }
+        fetch_missing(name);  // several nodes: was it another node's registration?
+        if (exists(name)) return done("", "the name " + name + " is taken");
         return done("", "could not store the account");
       }
       done(name, "");
@@ -149,7 +160,17 @@ void Accounts::login(const std::string& name, const std::string& password,
       canonical = it->second.name;
     }
   }
-  const bool posted = post_hash([this, name, address, password, hash, canonical, done] {
+  const bool posted = post_hash([this, name, address, password, hash, canonical,
+                                 done]() mutable {
+    if (hash.empty() && fetch_) {
+      // Registered on another node since this one started? (Unknown names cost this read too.)
+      fetch_missing(name);
+      std::lock_guard lock(mutex_);
+      if (auto it = accounts_.find(to_lower(name)); it != accounts_.end()) {
+        hash = it->second.password_hash;
+        canonical = it->second.name;
+      }
+    }
     // Verify even for unknown names so that timing does not reveal which names exist.
     static const std::string kDummy = hash_password("not a password");
     bool ok = false;

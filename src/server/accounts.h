@@ -33,6 +33,11 @@ class Accounts {
 
   // At start-up, before anything else: the stored accounts.
   void restore(const std::vector<store::AccountRow>& rows);
+  // Several nodes on one database (docs/CLUSTER.md): another node may store an account after
+  // this one read them. `fetch(name)` reads it (cluster::Node::account); register and login
+  // call it, on the hash pool (bounded, after the login throttle), for a name not held here.
+  using Fetch = std::function<std::optional<store::AccountRow>(const std::string& name)>;
+  void set_fetch(Fetch fetch) { fetch_ = std::move(fetch); }
 
   // The outcome of register/login: `user` (the account's name as registered) or, if it is
   // empty, `error` (the text of an `error:` line).
@@ -107,6 +112,9 @@ class Accounts {
   static std::string refusal_text(const std::string& name, const LoginThrottle::Refusal& r);
 
  private:
+  // Adds account `name` from fetch_ if it is not held (fetch_ set). Call without mutex_.
+  void fetch_missing(const std::string& name);
+  Fetch fetch_;  // set before any command; read-only afterwards
   // Sets one field of `name`'s account at once (`change` returns how to put it back) and stores
   // the row; if the store fails the field is put back and `done` gets `failure`. Throws
   // CommandError for an unknown name.

@@ -25,6 +25,25 @@ std::int64_t GuestNames::next() const {
 
 void GuestNames::issue(Ready ready) {
   std::string name;
+  if (reserve_) {
+    {
+      std::lock_guard lock(mutex_);
+      if (next_ >= durable_) {
+        try {
+          const std::int64_t end = reserve_(next_, block_);
+          next_ = end - block_;
+          durable_ = end;
+        } catch (const std::exception& e) {
+          spdlog::error("guests: cannot reserve guest numbers: {}", e.what());
+        }
+      }
+      if (next_ < durable_) name = "guest" + std::to_string(next_++);
+    }
+    if (name.empty()) {
+      return ready("", "the server cannot store guest names right now; try again later");
+    }
+    return ready(std::move(name), "");
+  }
   {
     std::lock_guard lock(mutex_);
     if (reserving_ || next_ >= durable_) {

@@ -35,6 +35,15 @@ class GuestNames {
   // current block has room, else from the store's writer thread once the next block is durable.
   void issue(Ready ready);
 
+  // Several nodes on one database (docs/CLUSTER.md): blocks are reserved by `reserve(floor,
+  // count)` instead (cluster::Node::reserve: atomic in the database, so two nodes never issue
+  // the same name), which returns the block's end: [end - count, end) is this server's. It may
+  // throw (no name is issued then). Call before issue().
+  void set_reserver(std::function<std::int64_t(std::int64_t floor, std::int64_t count)> reserve) {
+    std::lock_guard lock(mutex_);
+    reserve_ = std::move(reserve);
+  }
+
   // The next number that would be issued (for tests and logs).
   std::int64_t next() const;
 
@@ -49,6 +58,7 @@ class GuestNames {
   std::int64_t durable_ = 1;    // numbers below this are reserved in the store
   bool reserving_ = false;      // a reservation is being written
   std::vector<Ready> waiting_;  // callers waiting for that write, in order
+  std::function<std::int64_t(std::int64_t, std::int64_t)> reserve_;  // several nodes
 };
 
 }  // namespace plateau::server

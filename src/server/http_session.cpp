@@ -174,6 +174,7 @@ void BasicHttpSession<Stream>::on_read(beast::error_code ec) {
     }
     const char* status = !ready_ ? "starting" : skipped.empty() ? "ok" : "degraded";
     nlohmann::json j = {{"status", status}, {"skipped_tables", std::move(skipped)}};
+    if (!lobby_.node_id().empty()) j["node"] = lobby_.node_id();  // docs/CLUSTER.md
     respond(make(ready_ ? http::status::ok : http::status::service_unavailable, json_text(j) + "\n",
                  "application/json"));
     return;

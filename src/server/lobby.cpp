@@ -65,22 +65,15 @@ void Lobby::restore() {
     for (const auto& row : snap.tables) {
       // Whatever happens to this table, its number and id stay taken.
       directory_.reserve(row.game, row.number, row.id);
+      // Several nodes: another node serves it (the node claimed its own before this read).
+      if (node_ && row.owner != node_id()) continue;
       auto mit = snap.moves.find(row.id);
       auto cit = snap.chat.find(row.id);
-      std::shared_ptr<Table> table;
-      try {
-        table =
-            std::make_shared<Table>(*this, row, mit == snap.moves.end() ? kNoMoves : mit->second,
-                                    cit == snap.chat.end() ? kNoChat : cit->second,
-                                    snap.events.count(row.id) ? snap.events[row.id] : kNoEvents);
-      } catch (const std::exception& e) {
-        // One bad table must not keep every other one from being played: leave it out, rows and
-        // all, for someone to look at.
-        spdlog::error("store: table {} {} (id {}) skipped: {}", row.game, row.number, row.id,
-                      e.what());
-        skipped_.push_back({row.game, row.number, row.id, e.what()});
-        continue;
-      }
+      std::shared_ptr<Table> table =
+          rebuild_table(row, mit == snap.moves.end() ? kNoMoves : mit->second,
+                        cit == snap.chat.end() ? kNoChat : cit->second,
+                        snap.events.count(row.id) ? snap.events[row.id] : kNoEvents);
+      if (!table) continue;
       directory_.insert(table);
       for (const auto& s : table->summary().seats) {
         if (s.kind == SeatKind::kUser && starts_with(to_lower(s.name), "guest")) {
@@ -115,6 +108,22 @@ void Lobby::restore() {
         return n;
       }(),
       skipped);
+}
+
+std::shared_ptr<Table> Lobby::rebuild_table(const store::TableRow& row,
+                                            const std::vector<store::MoveRow>& moves,
+                                            const std::vector<store::ChatRow>& chat,
+                                            const std::vector<store::EventRow>& events) {
+  try {
+    return std::make_shared<Table>(*this, row, moves, chat, events);
+  } catch (const std::exception& e) {
+    // One bad table must not keep every other one from being played: leave it out, rows and
+    // all, for someone to look at.
+    spdlog::error("store: table {} {} (id {}) skipped: {}", row.game, row.number, row.id,
+                  e.what());
+    skipped_.push_back({row.game, row.number, row.id, e.what()});
+    return nullptr;
+  }
 }
 
 std::vector<SkippedTable> Lobby::skipped_tables() const {

@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,11 @@
 #include "server/table_services.h"
 #include "server/vacations.h"
 #include "store/store.h"
+
+namespace plateau::cluster {
+class Node;
+struct LoadedTable;
+}  // namespace plateau::cluster
 
 namespace plateau::server {
 
@@ -58,6 +64,26 @@ class Lobby : public TableServices {
   // that logins can never starve bots. `limits` as parsed from `plateau serve`'s flags.
   Lobby(boost::asio::io_context& io, store::Store& store, boost::asio::thread_pool& workers,
         boost::asio::thread_pool& hashing, const LobbyLimits& limits);
+
+  // Several nodes on one PostgreSQL database (docs/CLUSTER.md): this lobby serves as `node`
+  // (registered, its tables claimed): restore() rebuilds only the tables it owns, new tables
+  // take their number from the database, every table write is fenced by its epoch. Call
+  // before restore(); `node` outlives the lobby's tables.
+  void set_node(cluster::Node* node);
+  const std::string& node_id() const override;
+  // The node serving table (game, number) (its id, HOST:PORT and node port), or nullopt when no
+  // live node does (or alone, or the database is unreachable). Thread-safe; one database round
+  // trip. Clients must connect to that node until commands are forwarded (docs/CLUSTER.md).
+  std::optional<store::NodeRow> owner_of(const std::string& game, int number);
+  // Tables taken over from a dead node (cluster::Node's adopt): each is rebuilt from its rows
+  // as at start-up (moves replayed, last events kept for resync), listed, and resumed: its
+  // clock gets `downtime_ms` back, its CPU seats think again. A table that cannot be replayed
+  // is skipped as restore() skips one. Thread-safe.
+  void adopt_tables(std::vector<cluster::LoadedTable> tables, std::int64_t downtime_ms);
+
+  // Every table this node serves writes its row once, fenced (Table::recheck_owner): those
+  // another node took over meanwhile are dropped at once. Thread-safe.
+  void recheck_tables();
 
   // Reads the store and rebuilds every table (with moves, clocks, queued moves, chat), then
   // re-arms clocks and CPU players; running clocks are not charged for the time the server was
@@ -203,6 +229,17 @@ class Lobby : public TableServices {
   void cmd_challenge(Ctx& ctx, const Command& c);
   void to_table(Ctx& ctx, Command& c);
   std::shared_ptr<Table> resolve_board(const Ctx& ctx, const Command& c) const;
+  // Several nodes: another node may have stored the resume token `token` since this one read
+  // them at its start; if this lobby does not know it, it is read from the database (one round
+  // trip on the caller's strand, after the resume back-off) and added. Alone: nothing.
+  // (Accounts read theirs on the hash pool: Accounts::set_fetch.)
+  void catch_up_token(std::string_view token);
+  // A stored table rebuilt from its rows, or null (logged and listed by skipped_tables()) if it
+  // cannot be replayed. Call with mutex_ held.
+  std::shared_ptr<Table> rebuild_table(const store::TableRow& row,
+                                       const std::vector<store::MoveRow>& moves,
+                                       const std::vector<store::ChatRow>& chat,
+                                       const std::vector<store::EventRow>& events);
   // A new table in the directory; `check` (under the directory's lock) may throw to refuse.
   std::shared_ptr<Table> add_table(std::shared_ptr<const Game> game, std::string creator,
                                    std::vector<SeatOwner> seats, ClockSettings clock,
@@ -230,6 +267,7 @@ class Lobby : public TableServices {
 
   mutable std::mutex mutex_;  // skipped_
   std::vector<SkippedTable> skipped_;
+  cluster::Node* node_ = nullptr;
 };
 
 }  // namespace plateau::server

@@ -85,6 +85,7 @@ void Lobby::cmd_resume(Ctx& ctx, const Command& c) {
     refusal->by_account = false;
     throw CommandError(Accounts::refusal_text(key, *refusal));
   }
+  catch_up_token(c.args[0]);
   auto id = tokens_.resume(c.args[0], now_ms());
   accounts_.throttle().end(
       key, address, id ? LoginThrottle::Outcome::kSuccess : LoginThrottle::Outcome::kFailure,

@@ -166,6 +166,12 @@ void ResumeTokens::issue(const std::string& user, bool guest, std::int64_t now_m
   });
 }
 
+std::optional<std::string> ResumeTokens::selector_of(std::string_view token) {
+  auto bytes = decode(token);
+  if (!bytes) return std::nullopt;
+  return to_hex(bytes->data(), kSelectorBytes);
+}
+
 std::optional<ResumeTokens::Identity> ResumeTokens::resume(std::string_view token,
                                                            std::int64_t now_ms) {
   auto bytes = decode(token);

@@ -59,6 +59,14 @@ class ResumeTokens {
   // one error).
   std::optional<Identity> resume(std::string_view token, std::int64_t now_ms);
 
+  // The selector of `token` (hex), if it is well-formed; nullopt otherwise.
+  static std::optional<std::string> selector_of(std::string_view token);
+  // True if the token `selector` is held (valid or not).
+  bool knows(const std::string& selector) const {
+    std::lock_guard lock(mutex_);
+    return rows_.count(selector) > 0;
+  }
+
   // Revokes the token `selector` (logout, a connection logging in as someone else). Nothing if
   // it is not there.
   void revoke(const std::string& selector);

@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "cluster/node.h"
 #include "server/asio.h"
 #include "server/connection_limit.h"
 #include "server/http_session.h"
@@ -154,7 +155,20 @@ int run_server(const ServerOptions& options) {
                                     ? "sqlite:" + (options.data_dir / "plateau.db").string()
                                     : options.store_url;
   spdlog::info("store: {}", store::printable_store_url(store_url));
-  store::Store store(store::open_backend(store_url));
+  if (!options.node_id.empty() && !store::is_postgres_url(store_url)) {
+    throw std::runtime_error("--node-id needs a PostgreSQL store (--store postgresql://...): "
+                             "several nodes share one database; SQLite serves one machine");
+  }
+  // A node's store connection carries its name, so that a node found frozen can have all its
+  // sessions ended (cluster_db.h terminate_node).
+  store::Store store(store::open_backend(
+      options.node_id.empty() ? store_url : cluster::url_for_node(store_url, options.node_id)));
+  std::unique_ptr<cluster::Node> node;
+  if (!options.node_id.empty()) {
+    node = std::make_unique<cluster::Node>(cluster::NodeOptions{
+        store_url, options.node_id, options.node_address, options.node_port, {},
+        options.lobby_limits.events_kept});
+  }
 
   boost::asio::io_context io(options.io_threads);
   boost::asio::thread_pool workers(static_cast<std::size_t>(std::max(1, options.worker_threads)));
@@ -162,8 +176,24 @@ int run_server(const ServerOptions& options) {
   boost::asio::thread_pool hashing(
       static_cast<std::size_t>(std::max(1, options.lobby_limits.hash_threads)));
   Lobby lobby(io, store, workers, hashing, options.lobby_limits);
+  // The node's thread hands taken-over tables to the lobby: it stops before the lobby goes,
+  // whichever way this function ends.
+  struct StopNode {
+    cluster::Node* node;
+    ~StopNode() {
+      if (node) node->stop();
+    }
+  } stop_node{node.get()};
+  lobby.set_node(node.get());
   lobby.restore();
   lobby.discard_abandoned_guest_tables();
+  if (node) {
+    node->start(
+        [&lobby](std::vector<cluster::LoadedTable> tables, std::int64_t downtime_ms) {
+          lobby.adopt_tables(std::move(tables), downtime_ms);
+        },
+        [&lobby] { lobby.recheck_tables(); });
+  }
 
   auto http_settings = std::make_shared<HttpSettings>();
   http_settings->web_dir = options.web_dir;
@@ -227,6 +257,8 @@ int run_server(const ServerOptions& options) {
     lobby.stop();
     // Let tables finish what they are writing, then stop the I/O.
     store.flush();
+    // Then the other nodes may take the tables over at once (Node::stop).
+    if (node) node->stop();
     io.stop();
   });
 

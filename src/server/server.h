@@ -66,6 +66,12 @@ struct ServerOptions {
   int worker_threads = 2;  // CPU players (passwords: lobby_limits.hash_threads)
   SessionLimits limits;
   LobbyLimits lobby_limits;
+  // Several nodes on one PostgreSQL database (docs/CLUSTER.md): this server's node id ("" for
+  // a server alone), the HOST:PORT where clients reach it and its port for other nodes. A
+  // node id needs a PostgreSQL store.
+  std::string node_id;
+  std::string node_address;
+  int node_port = 0;
 };
 
 // Runs the server until SIGTERM/SIGINT. Returns the process exit status. Throws

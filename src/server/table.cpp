@@ -57,6 +57,7 @@ Table::Table(TableServices& services, std::int64_t id, std::shared_ptr<const Gam
       clock_(clock),
       retry_timer_(strand_),
       log_(services.limits().events_kept) {
+  epoch_ = services_.node_id().empty() ? 0 : 1;  // a new row: this node's first epoch
   const int n = game_->num_seats();
   board_ = !seats.empty();
   seats_ = board_ ? std::move(seats) : std::vector<SeatOwner>(static_cast<std::size_t>(n));
@@ -86,6 +87,7 @@ Table::Table(TableServices& services, const store::TableRow& row,
       created_ms_(row.created_ms),
       retry_timer_(strand_),
       log_(services.limits().events_kept) {
+  epoch_ = row.epoch;
   try {
     load_data_json(row.data);
     for (const auto& m : moves) {

@@ -90,6 +90,10 @@ class Table : public std::enable_shared_from_this<Table> {
   // and a mail, in one transaction), and forfeits at its forfeit time. Called by the lobby's
   // correspondence tick; does nothing for a table without correspondence time.
   void check_correspondence();
+  // Several nodes (table_fence.cpp): writes the table's row again, fenced, so that a table
+  // another node took over is dropped now (drop_fenced) rather than at its next move. On the
+  // strand; nothing for a table not stored yet.
+  void recheck_owner();
   // Cancels timers (server shutdown).
   void stop();
   // The game record (core/record.h) on the strand, passed to `reply`.
@@ -231,6 +235,12 @@ class Table : public std::enable_shared_from_this<Table> {
   // A Tx that tells `caller` "error: <message>" and everyone else at the table that the table
   // is back at its last saved state.
   Tx failure(const Caller& caller, const std::string& message) const;
+  // A batch of `tx` was fenced (another node serves the table now): tells the caller and
+  // everyone at the table fenced_message(), undoes tx's changes outside the table, stops the
+  // table's timers and leaves the directory (table_tx.cpp).
+  void drop_fenced(Tx& tx, const std::exception_ptr& error);
+  // "GAME N is served by another node now: connect again and resync".
+  std::string fenced_message() const;
   // After a successful commit of `tx`: committed_ follows the memory.
   void note_committed(const Tx& tx);
   // Resets the durable members, then loads them from a table row's data and its moves and chat
@@ -431,6 +441,9 @@ class Table : public std::enable_shared_from_this<Table> {
   std::int64_t ended_ms_ = 0;
   std::vector<store::ChatRow> chat_;  // recent lines
   std::int64_t seq_ = 0;              // the last table event's seq (0: none yet)
+  // Several nodes (docs/CLUSTER.md): the fencing epoch this node serves the table at (its row's
+  // when restored or taken over; 1 for a table this node made; 0 alone). Every batch checks it.
+  std::int64_t epoch_ = 0;
   // An external table (open_external): the reason it ends with after a restart; "" otherwise.
   std::string external_;
 
@@ -446,6 +459,9 @@ class Table : public std::enable_shared_from_this<Table> {
 
   // Runtime only.
   bool lost_ = false;  // its first write failed: it never existed durably and is gone
+  // Another node took the table over (a write was fenced, store/fence.h): it is dropped from
+  // this node and answers every later command with fenced_message().
+  bool fenced_ = false;
   // After a store failure, automatic actions (clock, CPU) wait until then before retrying, so
   // a full disk does not turn an expired clock into a busy loop.
   std::int64_t retry_after_ms_ = 0;

@@ -20,6 +20,21 @@ void TableDirectory::insert(const std::shared_ptr<Table>& table) {
 std::shared_ptr<Table> TableDirectory::create(
     const std::string& game, const std::function<void(const TableIndex&)>& check,
     const std::function<std::shared_ptr<Table>(int number, std::int64_t id)>& make) {
+  std::function<std::pair<int, std::int64_t>(const std::string&)> allocate;
+  {
+    std::lock_guard lock(mutex_);
+    allocate = allocate_;
+  }
+  if (allocate) {
+    // One database round trip, outside the lock: lookups of other tables never wait for it.
+    // A table refused by `check` leaves its number unused.
+    const auto [number, id] = allocate(game);
+    std::lock_guard lock(mutex_);
+    if (check) check(tables_);
+    auto table = make(number, id);
+    tables_[{game, number}] = table;
+    return table;
+  }
   std::lock_guard lock(mutex_);
   if (check) check(tables_);
   int& next = next_number_[game];

@@ -22,8 +22,16 @@ class TableDirectory {
  public:
   // At start-up, for every stored table (replayed or not): its number and id stay taken.
   void reserve(const std::string& game, int number, std::int64_t id);
-  // At start-up: a replayed table.
+  // At start-up: a replayed table (and a table taken over from another node).
   void insert(const std::shared_ptr<Table>& table);
+  // Several nodes on one database (docs/CLUSTER.md): new tables take their board number and
+  // id from `allocate(game)` (cluster::Node::allocate) instead of this directory's counters,
+  // so that two nodes never make the same table, called before `check` and outside the lock (a
+  // refused table leaves its number unused). It may throw: no table is made.
+  void set_allocator(std::function<std::pair<int, std::int64_t>(const std::string&)> allocate) {
+    std::lock_guard lock(mutex_);
+    allocate_ = std::move(allocate);
+  }
 
   // Makes a new table of `game`: under the directory's lock, `check(index)` may throw to
   // refuse (quotas, consent: nothing is made), then `make(number, id)` builds it with the next
@@ -45,6 +53,7 @@ class TableDirectory {
   TableIndex tables_;
   std::map<std::string, int> next_number_;  // per game
   std::int64_t next_id_ = 1;
+  std::function<std::pair<int, std::int64_t>(const std::string&)> allocate_;
 };
 
 // The listing of one table, the same for every transport: {"game", "board", "status", "seats":

@@ -95,6 +95,12 @@ class TableServices {
   // True if `user` has a live connection of any transport (a mail being run is none).
   // Thread-safe.
   bool connected(const std::string& user) const;
+  // The node this server runs as among several on one PostgreSQL database (docs/CLUSTER.md;
+  // --node-id), or "" for a server alone: then no write is fenced. Fixed before restore().
+  virtual const std::string& node_id() const {
+    static const std::string kAlone;
+    return kAlone;
+  }
 };
 
 }  // namespace plateau::server

@@ -15,6 +15,7 @@
 #include "server/board_page.h"
 #include "server/fault_hook.h"
 #include "server/table.h"
+#include "store/fence.h"
 #include "store/store_failure.h"
 
 namespace plateau::server {
@@ -89,6 +90,11 @@ void Table::pump() {
 void Table::execute(Job job) {
   Tx tx;
   tx.caller = job.caller;
+  if (fenced_) {
+    tx.reply(error_event(fenced_message()));
+    finish(std::move(tx), std::move(job.done));
+    return;
+  }
   if (lost_) {
     tx.reply(error_event(committed_.stored
                              ? label() + " is unavailable until the server restarts (its saved "
@@ -167,7 +173,8 @@ void Table::finish(Tx tx, Done done) {
     }
     if (tx.table_changed) {
       tx.data = data_json();
-      tx.batch.put_table({id_, game_name_, number_, tx.data, created_ms_});
+      tx.batch.put_table(
+          {id_, game_name_, number_, tx.data, created_ms_, services_.node_id(), epoch_});
     }
     for (const auto& row : event_rows) tx.batch.add_event(row);
     if (!event_rows.empty()) mail_about(tx);
@@ -199,6 +206,8 @@ void Table::finish(Tx tx, Done done) {
   }
   busy_ = true;
   store::Batch batch = std::move(tx.batch);
+  // Several nodes: the batch commits only while this node still serves the table at its epoch.
+  if (!services_.node_id().empty()) batch.fence(id_, services_.node_id(), epoch_);
   auto pending = std::make_shared<Tx>(std::move(tx));
   services_.store().submit(std::move(batch), [self = shared_from_this(), pending,
                                               done = std::move(done)](std::exception_ptr error) {
@@ -243,7 +252,18 @@ void Table::mail_about(Tx& tx) {
 
 void Table::committed(Tx& tx, Done done, std::exception_ptr error) {
   busy_ = false;
+  bool fenced = false;
   if (error) {
+    try {
+      std::rethrow_exception(error);
+    } catch (const store::TableFenced&) {
+      fenced = true;
+    } catch (...) {
+    }
+  }
+  if (fenced) {
+    drop_fenced(tx, error);
+  } else if (error) {
     // Nothing of this batch is on disk: the memory goes back to what is, and nobody was told
     // anything yet, so nothing acknowledged is lost.
     // The players hear a fixed reason; the log keeps the whole one (store_failure.h says why).

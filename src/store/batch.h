@@ -123,14 +123,43 @@ struct PruneMailSeen {
   bool operator==(const PruneMailSeen&) const = default;
 };
 
+// Inserts or replaces a node row (id is the key): `plateau store copy`. A running node
+// registers itself on its own connection (cluster/cluster_db.h).
+struct PutNode {
+  NodeRow row;
+  bool operator==(const PutNode&) const = default;
+};
+// The fencing check of several nodes (issue 16 item 2; docs/CLUSTER.md): inside the batch's
+// transaction, reads the table's (owner, epoch) and locks its row until the commit (PostgreSQL:
+// SELECT ... FOR UPDATE), so no takeover can commit in between; fails the batch with
+// TableFenced (fence.h) unless they are `owner` and `epoch`. A table not stored yet passes (the
+// batch's PutTable inserts it). PostgreSQL also announces the batch's table events with
+// pg_notify('plateau_events', 'TABLE,FIRST_SEQ,LAST_SEQ,EPOCH') in the same transaction.
+struct FenceTable {
+  std::int64_t table_id = 0;
+  std::string owner;
+  std::int64_t epoch = 0;
+  bool operator==(const FenceTable&) const = default;
+};
+
+// Inserts a new account; fails the batch if its name (any case) is stored already: a
+// registration, which must never replace an account another node registered meanwhile.
+struct AddAccount {
+  AccountRow row;
+  bool operator==(const AddAccount&) const = default;
+};
+
 // One write. Append new kinds at the end (see the top of this file).
 using Op = std::variant<PutAccount, PutRating, PutTable, AddMove, DeleteMovesFrom, AddChat,
                         PutCounter, DeleteTable, AddEvent, PutToken, DeleteToken, AddMail,
-                        DeleteMail, PutVacation, PutMailSeen, PruneMailSeen>;
+                        DeleteMail, PutVacation, PutMailSeen, PruneMailSeen, PutNode, FenceTable,
+                        AddAccount>;
 
 class Batch {
  public:
   void put_account(const AccountRow& row) { ops_.emplace_back(PutAccount{row}); }
+  // A new account (AddAccount): fails the batch if the name is taken.
+  void add_account(const AccountRow& row) { ops_.emplace_back(AddAccount{row}); }
   void put_rating(const RatingRow& row) { ops_.emplace_back(PutRating{row}); }
   // Inserts or replaces the table row (id is the key; see PutTable).
   void put_table(const TableRow& row) { ops_.emplace_back(PutTable{row}); }
@@ -156,6 +185,12 @@ class Batch {
   void put_vacation(const VacationRow& row) { ops_.emplace_back(PutVacation{row}); }
   void put_mail_seen(const MailSeenRow& row) { ops_.emplace_back(PutMailSeen{row}); }
   void prune_mail_seen(std::int64_t before_ms) { ops_.emplace_back(PruneMailSeen{before_ms}); }
+  void put_node(const NodeRow& row) { ops_.emplace_back(PutNode{row}); }
+  // The fencing check of table `table_id` (FenceTable), put FIRST so that a fenced batch stops
+  // before any other write.
+  void fence(std::int64_t table_id, const std::string& owner, std::int64_t epoch) {
+    ops_.insert(ops_.begin(), FenceTable{table_id, owner, epoch});
+  }
 
   // Registers `undo`, which reverts an in-memory change made along with this batch (a rating in
   // the lobby's cache). It is the submitter's, not a write: the store never runs it; the

@@ -125,6 +125,20 @@ CREATE TABLE mail_seen (
 );
 CREATE INDEX mail_seen_by_age ON mail_seen(seen_ms);
 )sql",
+      // 10: several nodes on one database (issue 16; docs/CLUSTER.md): the registered nodes,
+      // and each table's owner node and fencing epoch. A single server (SQLite) leaves them
+      // empty; the columns are here so that `plateau store copy` keeps them both ways.
+      R"sql(
+CREATE TABLE nodes (
+  id TEXT PRIMARY KEY,
+  address TEXT NOT NULL,
+  node_port INTEGER NOT NULL,
+  started_at INTEGER NOT NULL,
+  seen_at INTEGER NOT NULL
+);
+ALTER TABLE tables ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+ALTER TABLE tables ADD COLUMN epoch INTEGER NOT NULL DEFAULT 0;
+)sql",
   };
   return kMigrations;
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <variant>
 
+#include "store/fence.h"
 #include "store/migrations.h"
 #include "store/pg_connection.h"
 #include "store/savepoints.h"
@@ -56,14 +57,16 @@ class OpWriter {
 
   void operator()(const PutTable& op) {
     db_.run(
-        "INSERT INTO tables(id, game, number, data, created_ms) VALUES ($1, $2, $3, $4, $5) "
-        "ON CONFLICT (id) DO UPDATE SET data = excluded.data",
+        "INSERT INTO tables(id, game, number, data, created_ms, owner, epoch) "
+        "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO UPDATE SET data = excluded.data",
         Params()
             .integer(op.row.id)
             .text(op.row.game)
             .integer(op.row.number)
             .text(op.row.data)
-            .integer(op.row.created_ms));
+            .integer(op.row.created_ms)
+            .text(op.row.owner)
+            .integer(op.row.epoch));
   }
 
   void operator()(const AddMove& op) {
@@ -160,9 +163,81 @@ class OpWriter {
     db_.run("DELETE FROM mail_seen WHERE seen_ms < $1", Params().integer(op.before_ms));
   }
 
+  void operator()(const AddAccount& op) {
+    db_.run(
+        "INSERT INTO accounts(name, password_hash, created_ms, challenge_limit, email, notify) "
+        "VALUES ($1, $2, $3, $4, $5, $6)",
+        Params()
+            .text(op.row.name)
+            .text(op.row.password_hash)
+            .integer(op.row.created_ms)
+            .integer(op.row.challenge_limit)
+            .text(op.row.email)
+            .text(op.row.notify));
+  }
+
+  void operator()(const PutNode& op) {
+    db_.run(
+        "INSERT INTO nodes(id, address, node_port, started_at, seen_at) "
+        "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO UPDATE SET address = excluded.address, "
+        "node_port = excluded.node_port, started_at = excluded.started_at, "
+        "seen_at = excluded.seen_at",
+        Params()
+            .text(op.row.id)
+            .text(op.row.address)
+            .integer(op.row.node_port)
+            .integer(op.row.started_at)
+            .integer(op.row.seen_at));
+  }
+
+  // FOR UPDATE: the row stays locked until this transaction ends, so a takeover's UPDATE
+  // (cluster_db.cpp, claim) waits for this commit and raises the epoch after it, never before.
+  void operator()(const FenceTable& op) {
+    pg::Result r = db_.run("SELECT owner, epoch FROM tables WHERE id = $1 FOR UPDATE",
+                           Params().integer(op.table_id));
+    if (r.rows() == 0) return;
+    std::string owner = r.text(0, 0);
+    const std::int64_t epoch = r.integer(0, 1);
+    if (owner != op.owner || epoch != op.epoch) {
+      throw TableFenced(op.table_id, std::move(owner), epoch);
+    }
+  }
+
  private:
   pg::Connection& db_;
 };
+
+// Announces the table events of `batch` to the other nodes (issue 16 item 3): one
+// pg_notify('plateau_events', 'TABLE,FIRST_SEQ,LAST_SEQ,EPOCH') per table of the batch, in its
+// transaction (sent at the commit, dropped with a rolled-back savepoint). The epoch is the
+// batch's fence (0 on a single server, which has no fence).
+void notify_events(pg::Connection& db, const Batch& batch) {
+  struct Range {
+    std::int64_t first = INT64_MAX, last = 0, epoch = 0;
+  };
+  std::vector<std::pair<std::int64_t, Range>> tables;
+  auto range_of = [&](std::int64_t id) -> Range& {
+    for (auto& [t, r] : tables) {
+      if (t == id) return r;
+    }
+    return tables.emplace_back(id, Range{}).second;
+  };
+  for (const Op& op : batch.ops()) {
+    if (const auto* e = std::get_if<AddEvent>(&op)) {
+      Range& r = range_of(e->row.table_id);
+      r.first = std::min(r.first, e->row.seq);
+      r.last = std::max(r.last, e->row.seq);
+    } else if (const auto* f = std::get_if<FenceTable>(&op)) {
+      range_of(f->table_id).epoch = f->epoch;
+    }
+  }
+  for (const auto& [id, r] : tables) {
+    if (r.last == 0) continue;  // fenced, but no event
+    db.run("SELECT pg_notify('plateau_events', $1)",
+           Params().text(std::to_string(id) + "," + std::to_string(r.first) + "," +
+                         std::to_string(r.last) + "," + std::to_string(r.epoch)));
+  }
+}
 
 // Any key of pg_advisory_xact_lock, the same in every Plateau: "plat" in ASCII.
 constexpr const char* kMigrationLock = "SELECT pg_advisory_xact_lock(1886151028)";
@@ -181,7 +256,15 @@ PostgresBackend::PostgresBackend(const std::string& url) : url_(url) {
                                ", not UTF8 (createdb -E UTF8 -T template0)");
     }
     migrate();
-    pg::Result alive = db_->run("SELECT value FROM server_state WHERE key = 'alive_ms'");
+    // A node of several (cluster/cluster_db.h url_for_node names its sessions
+    // "plateau-node-ID") keeps its own sign of life: its restart is charged its own downtime,
+    // and the nodes' commits do not all wait for one row's lock.
+    const std::string app = db_->run("SELECT current_setting('application_name')").text(0, 0);
+    if (app.starts_with("plateau-node-")) alive_key_ = "alive_ms:" + app.substr(13);
+    pg::Result alive = db_->run(
+        "SELECT value FROM server_state WHERE key = $1 OR key = 'alive_ms' "
+        "ORDER BY key = $1 DESC LIMIT 1",
+        Params().text(alive_key_));
     if (alive.rows() > 0) alive_at_open_ms_ = alive.integer(0, 0);
   } catch (const pg::ConnectionLost&) {
     throw;  // its text names the (redacted) URL already
@@ -268,10 +351,11 @@ Snapshot PostgresBackend::load(std::size_t events_per_table) {
       snap.ratings.push_back({r.text(i, 0), r.text(i, 1), r.real(i, 2), r.real(i, 3),
                               r.real(i, 4), static_cast<int>(r.integer(i, 5))});
     }
-    r = db_->run("SELECT id, game, number, data, created_ms FROM tables ORDER BY id");
+    r = db_->run(
+        "SELECT id, game, number, data, created_ms, owner, epoch FROM tables ORDER BY id");
     for (int i = 0; i < r.rows(); ++i) {
       snap.tables.push_back({r.integer(i, 0), r.text(i, 1), static_cast<int>(r.integer(i, 2)),
-                             r.text(i, 3), r.integer(i, 4)});
+                             r.text(i, 3), r.integer(i, 4), r.text(i, 5), r.integer(i, 6)});
     }
     r = db_->run(
         "SELECT table_id, ply, move, seat, automatic, at_ms FROM moves ORDER BY table_id, ply");
@@ -323,6 +407,12 @@ Snapshot PostgresBackend::load(std::size_t events_per_table) {
     for (int i = 0; i < r.rows(); ++i) {
       snap.mail_seen.push_back({r.text(i, 0), r.text(i, 1), r.integer(i, 2)});
     }
+    r = db_->run(
+        "SELECT id, address, node_port, started_at, seen_at FROM nodes ORDER BY id COLLATE \"C\"");
+    for (int i = 0; i < r.rows(); ++i) {
+      snap.nodes.push_back({r.text(i, 0), r.text(i, 1), static_cast<int>(r.integer(i, 2)),
+                            r.integer(i, 3), r.integer(i, 4)});
+    }
     db_->exec("COMMIT");
   } catch (...) {
     end_failed_transaction();
@@ -345,12 +435,13 @@ GroupOutcome PostgresBackend::commit_group(std::span<const Batch* const> batches
         batches, out, [&](const char* sql) { db_->exec(sql); },
         [&](const Batch& batch) {
           for (const Op& op : batch.ops()) std::visit(writer, op);
+          notify_events(*db_, batch);
         });
     if (!out.commit_error) {
       db_->run(
-          "INSERT INTO server_state(key, value) VALUES ('alive_ms', $1) "
+          "INSERT INTO server_state(key, value) VALUES ($2, $1) "
           "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-          Params().integer(alive_ms));
+          Params().integer(alive_ms).text(alive_key_));
       db_->exec("COMMIT");
     }
   } catch (...) {

@@ -52,6 +52,9 @@ class PostgresBackend final : public Backend {
   std::unique_ptr<pg::Connection> db_;
   int version_ = 0;
   std::int64_t alive_at_open_ms_ = 0;
+  // The server_state key of this server's sign of life: "alive_ms", or "alive_ms:ID" for node
+  // ID of several (its sessions' application_name is "plateau-node-ID").
+  std::string alive_key_ = "alive_ms";
 };
 
 }  // namespace plateau::store

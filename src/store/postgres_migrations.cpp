@@ -6,8 +6,8 @@
 // - INTEGER columns that hold ms or ids are BIGINT (SQLite's INTEGER is 64-bit); REAL is
 //   DOUBLE PRECISION (PostgreSQL's REAL is 32-bit: a rating would lose digits).
 // - chat.seq is an identity column (SQLite's AUTOINCREMENT).
-// Later nodes (issue 16, items 2-4) add per-table owner and epoch columns as a migration here
-// (ALTER TABLE tables ADD COLUMN owner TEXT, ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0).
+// - 10 adds the nodes and each table's owner and epoch (issue 16, items 2-4): times and epochs
+//   are BIGINT; an index finds a node's tables at a takeover.
 #include "store/migrations.h"
 
 namespace plateau::store {
@@ -128,6 +128,19 @@ CREATE TABLE mail_seen (
   PRIMARY KEY (sender, message_id)
 );
 CREATE INDEX mail_seen_by_age ON mail_seen(seen_ms);
+)sql",
+      // 10: several nodes on one database: the registered nodes, each table's owner and epoch.
+      R"sql(
+CREATE TABLE nodes (
+  id TEXT PRIMARY KEY,
+  address TEXT NOT NULL,
+  node_port INTEGER NOT NULL,
+  started_at BIGINT NOT NULL,
+  seen_at BIGINT NOT NULL
+);
+ALTER TABLE tables ADD COLUMN owner TEXT NOT NULL DEFAULT '';
+ALTER TABLE tables ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0;
+CREATE INDEX tables_by_owner ON tables(owner);
 )sql",
   };
   return kMigrations;

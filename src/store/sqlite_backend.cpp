@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <variant>
 
+#include "store/fence.h"
 #include "store/migrations.h"
 #include "store/savepoints.h"
 
@@ -83,13 +84,15 @@ class OpWriter {
 
   void operator()(const PutTable& op) {
     Run q = statement(
-        "INSERT INTO tables(id, game, number, data, created_ms) "
-        "VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET data = excluded.data");
+        "INSERT INTO tables(id, game, number, data, created_ms, owner, epoch) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET data = excluded.data");
     q->bind(1, static_cast<int64_t>(op.row.id));
     q->bind(2, op.row.game);
     q->bind(3, op.row.number);
     q->bind(4, op.row.data);
     q->bind(5, static_cast<int64_t>(op.row.created_ms));
+    q->bind(6, op.row.owner);
+    q->bind(7, static_cast<int64_t>(op.row.epoch));
     q->exec();
   }
 
@@ -209,6 +212,43 @@ class OpWriter {
     q->exec();
   }
 
+  void operator()(const AddAccount& op) {
+    Run q = statement(
+        "INSERT INTO accounts(name, password_hash, created_ms, challenge_limit, email, notify) "
+        "VALUES (?, ?, ?, ?, ?, ?)");
+    q->bind(1, op.row.name);
+    q->bind(2, op.row.password_hash);
+    q->bind(3, static_cast<int64_t>(op.row.created_ms));
+    q->bind(4, op.row.challenge_limit);
+    q->bind(5, op.row.email);
+    q->bind(6, op.row.notify);
+    q->exec();
+  }
+
+  void operator()(const PutNode& op) {
+    Run q = statement(
+        "INSERT OR REPLACE INTO nodes(id, address, node_port, started_at, seen_at) "
+        "VALUES (?, ?, ?, ?, ?)");
+    q->bind(1, op.row.id);
+    q->bind(2, op.row.address);
+    q->bind(3, op.row.node_port);
+    q->bind(4, static_cast<int64_t>(op.row.started_at));
+    q->bind(5, static_cast<int64_t>(op.row.seen_at));
+    q->exec();
+  }
+
+  // SQLite has one writer at a time: the read is the check (no row lock to take).
+  void operator()(const FenceTable& op) {
+    Run q = statement("SELECT owner, epoch FROM tables WHERE id = ?");
+    q->bind(1, static_cast<int64_t>(op.table_id));
+    if (!q->executeStep()) return;
+    std::string owner = q->getColumn(0).getString();
+    const std::int64_t epoch = q->getColumn(1).getInt64();
+    if (owner != op.owner || epoch != op.epoch) {
+      throw TableFenced(op.table_id, std::move(owner), epoch);
+    }
+  }
+
  private:
   Run statement(const char* sql) { return Run(statements_.get(sql)); }
 
@@ -282,11 +322,13 @@ Snapshot SqliteBackend::load(std::size_t events_per_table) {
     }
   }
   {
-    SQLite::Statement q(*db_, "SELECT id, game, number, data, created_ms FROM tables ORDER BY id");
+    SQLite::Statement q(
+        *db_, "SELECT id, game, number, data, created_ms, owner, epoch FROM tables ORDER BY id");
     while (q.executeStep()) {
       snap.tables.push_back({q.getColumn(0).getInt64(), q.getColumn(1).getString(),
                              q.getColumn(2).getInt(), q.getColumn(3).getString(),
-                             q.getColumn(4).getInt64()});
+                             q.getColumn(4).getInt64(), q.getColumn(5).getString(),
+                             q.getColumn(6).getInt64()});
     }
   }
   {
@@ -357,6 +399,15 @@ Snapshot SqliteBackend::load(std::size_t events_per_table) {
     while (q.executeStep()) {
       snap.mail_seen.push_back(
           {q.getColumn(0).getString(), q.getColumn(1).getString(), q.getColumn(2).getInt64()});
+    }
+  }
+  {
+    SQLite::Statement q(*db_,
+                        "SELECT id, address, node_port, started_at, seen_at FROM nodes ORDER BY id");
+    while (q.executeStep()) {
+      snap.nodes.push_back({q.getColumn(0).getString(), q.getColumn(1).getString(),
+                            q.getColumn(2).getInt(), q.getColumn(3).getInt64(),
+                            q.getColumn(4).getInt64()});
     }
   }
   tx.commit();

@@ -44,6 +44,12 @@ struct TableRow {
   int number = 0;    // board number, per game, from 101
   std::string data;  // JSON, owned by the server
   std::int64_t created_ms = 0;
+  // Several nodes on one PostgreSQL database (issue 16; docs/CLUSTER.md): the node that serves
+  // the table ("" for none: a single server, or a table no node has claimed yet) and its
+  // fencing token, raised by one at every takeover. Written when the row is inserted; a later
+  // PutTable keeps them (only a claim changes them: cluster/cluster_db.h).
+  std::string owner{};
+  std::int64_t epoch = 0;
   bool operator==(const TableRow&) const = default;
 };
 
@@ -116,6 +122,17 @@ struct MailSeenRow {
   bool operator==(const MailSeenRow&) const = default;
 };
 
+// A `plateau serve` node registered in a shared database (issue 16; cluster/node.h). Times are
+// the database's clock, ms since the epoch; `seen_at` is its last heartbeat.
+struct NodeRow {
+  std::string id;
+  std::string address;  // HOST:PORT where clients reach it (--node-address)
+  int node_port = 0;    // its port for other nodes (--node-port)
+  std::int64_t started_at = 0;
+  std::int64_t seen_at = 0;
+  bool operator==(const NodeRow&) const = default;
+};
+
 // Everything the store holds, as read at start-up.
 struct Snapshot {
   std::vector<AccountRow> accounts;
@@ -133,6 +150,7 @@ struct Snapshot {
   std::vector<MailRow> outbox;                          // unsent mail, oldest first
   std::vector<VacationRow> vacations;                   // by user, then start
   std::vector<MailSeenRow> mail_seen;                   // inbound mail run, oldest first
+  std::vector<NodeRow> nodes;                           // registered nodes, by id
   bool operator==(const Snapshot&) const = default;
 };
 

@@ -17,6 +17,9 @@ std::string bad_store_url(const std::string& url);
 // bad_store_url() refuses, std::runtime_error when the database cannot be opened.
 std::unique_ptr<Backend> open_backend(const std::string& url);
 
+// True if `url` names a PostgreSQL database (postgresql:// or postgres://).
+bool is_postgres_url(const std::string& url);
+
 // `url` as it may be logged: a PostgreSQL password hidden.
 std::string printable_store_url(const std::string& url);
 

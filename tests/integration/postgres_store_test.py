@@ -16,10 +16,10 @@ from plateau_harness import Server, play_to_end, record_moves, run_tests
 
 BINARY = sys.argv[1]
 TABLES = ["accounts", "ratings", "counters", "tables", "moves", "chat", "table_events",
-          "resume_tokens", "mail_outbox", "vacations", "mail_seen"]
+          "resume_tokens", "mail_outbox", "vacations", "mail_seen", "nodes"]
 # The names `store copy` reports, table by table.
 REPORTED = dict(zip(TABLES, ["accounts", "ratings", "counters", "tables", "moves", "chat",
-                             "events", "tokens", "mail", "vacations", "mail_seen"]))
+                             "events", "tokens", "mail", "vacations", "mail_seen", "nodes"]))
 
 
 def label(player):

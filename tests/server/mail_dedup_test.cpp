@@ -125,7 +125,7 @@ TEST(MailSignup, TheAccountAndItsAddressAreStoredTogetherOrNotAtAll) {
   EXPECT_FALSE(accounts.exists("alice"));
   EXPECT_EQ(accounts.email_of("alice"), "");
   ASSERT_EQ(seen.size(), 1u);
-  const auto& row = std::get<store::PutAccount>(seen[0]).row;
+  const auto& row = std::get<store::AddAccount>(seen[0]).row;  // a registration inserts
   EXPECT_EQ(row.name, "alice");
   EXPECT_EQ(row.email, "alice@example.org");
   hashing.join();
