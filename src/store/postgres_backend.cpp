@@ -20,6 +20,17 @@ using pg::Params;
 // Runs one operation on the open transaction; the SQL of each is SqliteBackend's, in
 // PostgreSQL's words (INSERT OR REPLACE is an upsert on the same key). Throws pg::Error (a
 // constraint), pg::ConnectionLost, or std::invalid_argument (a NUL byte in a text).
+// The six account columns in the order of both account statements below.
+Params account_params(const AccountRow& row) {
+  return Params()
+      .text(row.name)
+      .text(row.password_hash)
+      .integer(row.created_ms)
+      .integer(row.challenge_limit)
+      .text(row.email)
+      .text(row.notify);
+}
+
 class OpWriter {
  public:
   explicit OpWriter(pg::Connection& db) : db_(db) {}
@@ -31,13 +42,7 @@ class OpWriter {
         "name = excluded.name, password_hash = excluded.password_hash, "
         "created_ms = excluded.created_ms, challenge_limit = excluded.challenge_limit, "
         "email = excluded.email, notify = excluded.notify",
-        Params()
-            .text(op.row.name)
-            .text(op.row.password_hash)
-            .integer(op.row.created_ms)
-            .integer(op.row.challenge_limit)
-            .text(op.row.email)
-            .text(op.row.notify));
+        account_params(op.row));
   }
 
   void operator()(const PutRating& op) {
@@ -167,13 +172,7 @@ class OpWriter {
     db_.run(
         "INSERT INTO accounts(name, password_hash, created_ms, challenge_limit, email, notify) "
         "VALUES ($1, $2, $3, $4, $5, $6)",
-        Params()
-            .text(op.row.name)
-            .text(op.row.password_hash)
-            .integer(op.row.created_ms)
-            .integer(op.row.challenge_limit)
-            .text(op.row.email)
-            .text(op.row.notify));
+        account_params(op.row));
   }
 
   void operator()(const PutNode& op) {

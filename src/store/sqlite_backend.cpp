@@ -57,16 +57,10 @@ class OpWriter {
   explicit OpWriter(SqliteBackend::Statements& statements) : statements_(statements) {}
 
   void operator()(const PutAccount& op) {
-    Run q = statement(
+    insert_account(
         "INSERT OR REPLACE INTO accounts(name, password_hash, created_ms, "
-        "challenge_limit, email, notify) VALUES (?, ?, ?, ?, ?, ?)");
-    q->bind(1, op.row.name);
-    q->bind(2, op.row.password_hash);
-    q->bind(3, static_cast<int64_t>(op.row.created_ms));
-    q->bind(4, op.row.challenge_limit);
-    q->bind(5, op.row.email);
-    q->bind(6, op.row.notify);
-    q->exec();
+        "challenge_limit, email, notify) VALUES (?, ?, ?, ?, ?, ?)",
+        op.row);
   }
 
   void operator()(const PutRating& op) {
@@ -213,16 +207,11 @@ class OpWriter {
   }
 
   void operator()(const AddAccount& op) {
-    Run q = statement(
+    // A name another node registered meanwhile fails the batch instead of overwriting it.
+    insert_account(
         "INSERT INTO accounts(name, password_hash, created_ms, challenge_limit, email, notify) "
-        "VALUES (?, ?, ?, ?, ?, ?)");
-    q->bind(1, op.row.name);
-    q->bind(2, op.row.password_hash);
-    q->bind(3, static_cast<int64_t>(op.row.created_ms));
-    q->bind(4, op.row.challenge_limit);
-    q->bind(5, op.row.email);
-    q->bind(6, op.row.notify);
-    q->exec();
+        "VALUES (?, ?, ?, ?, ?, ?)",
+        op.row);
   }
 
   void operator()(const PutNode& op) {
@@ -251,6 +240,18 @@ class OpWriter {
 
  private:
   Run statement(const char* sql) { return Run(statements_.get(sql)); }
+
+  // `sql` is a literal (the statement cache is keyed by its address) with the six columns.
+  void insert_account(const char* sql, const AccountRow& row) {
+    Run q = statement(sql);
+    q->bind(1, row.name);
+    q->bind(2, row.password_hash);
+    q->bind(3, static_cast<int64_t>(row.created_ms));
+    q->bind(4, row.challenge_limit);
+    q->bind(5, row.email);
+    q->bind(6, row.notify);
+    q->exec();
+  }
 
   SqliteBackend::Statements& statements_;
 };
