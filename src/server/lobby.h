@@ -26,6 +26,7 @@
 #include "server/guest_names.h"
 #include "server/limits.h"
 #include "server/presence.h"
+#include "server/remote_follow.h"
 #include "server/ratings.h"
 #include "server/resume_tokens.h"
 #include "server/table.h"
@@ -71,6 +72,11 @@ class Lobby : public TableServices {
   // before restore(); `node` outlives the lobby's tables.
   void set_node(cluster::Node* node);
   const std::string& node_id() const override;
+  // The event feed of tables other nodes own (remote_follow.h; null: alone, or none): the node
+  // link calls it after forwarding a command that seats a client at a remote table or makes it
+  // watch one. Call before accepting connections; `follow` outlives the lobby's clients.
+  void set_remote_follow(RemoteFollow* follow) { remote_follow_ = follow; }
+  RemoteFollow* remote_follow() const { return remote_follow_; }
   // The node serving table (game, number) (its id, HOST:PORT and node port), or nullopt when no
   // live node does (or alone, or the database is unreachable). Thread-safe; one database round
   // trip. Clients must connect to that node until commands are forwarded (docs/CLUSTER.md).
@@ -268,6 +274,7 @@ class Lobby : public TableServices {
   mutable std::mutex mutex_;  // skipped_
   std::vector<SkippedTable> skipped_;
   cluster::Node* node_ = nullptr;
+  RemoteFollow* remote_follow_ = nullptr;
 };
 
 }  // namespace plateau::server
