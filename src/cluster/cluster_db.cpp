@@ -264,6 +264,37 @@ std::optional<store::NodeRow> owner_of(Connection& db, const std::string& game, 
                         r.integer(0, 3), r.integer(0, 4)};
 }
 
+std::vector<std::pair<std::string, store::NodeRow>> owners_of_number(Connection& db, int number) {
+  Result r = db.run(
+      "SELECT t.game, n.id, n.address, n.node_port, n.started_at, n.seen_at FROM tables t "
+      "JOIN nodes n ON n.id = t.owner WHERE t.number = $1 ORDER BY t.game COLLATE \"C\"",
+      Params().integer(number));
+  std::vector<std::pair<std::string, store::NodeRow>> out;
+  for (int i = 0; i < r.rows(); ++i) {
+    out.push_back(
+        {r.text(i, 0), store::NodeRow{r.text(i, 1), r.text(i, 2), static_cast<int>(r.integer(i, 3)),
+                                      r.integer(i, 4), r.integer(i, 5)}});
+  }
+  return out;
+}
+
+std::vector<std::pair<store::NodeRow, std::int64_t>> node_loads(Connection& db,
+                                                                std::int64_t alive_ms) {
+  Result r = db.run(
+      "SELECT n.id, n.address, n.node_port, n.started_at, n.seen_at, "
+      "(SELECT count(*) FROM tables t WHERE t.owner = n.id) FROM nodes n "
+      "WHERE n.seen_at >= (extract(epoch FROM clock_timestamp()) * 1000)::bigint - $1 "
+      "ORDER BY n.id COLLATE \"C\"",
+      Params().integer(alive_ms));
+  std::vector<std::pair<store::NodeRow, std::int64_t>> out;
+  for (int i = 0; i < r.rows(); ++i) {
+    out.push_back({store::NodeRow{r.text(i, 0), r.text(i, 1), static_cast<int>(r.integer(i, 2)),
+                                  r.integer(i, 3), r.integer(i, 4)},
+                   r.integer(i, 5)});
+  }
+  return out;
+}
+
 std::optional<store::AccountRow> fetch_account(Connection& db, const std::string& name) {
   Result r = db.run(
       "SELECT name, password_hash, created_ms, challenge_limit, email, notify FROM accounts "

@@ -208,3 +208,24 @@ std::optional<store::TokenRow> Node::token(const std::string& selector) {
 }
 
 }  // namespace plateau::cluster
+
+namespace plateau::cluster {
+
+std::optional<std::vector<std::pair<std::string, store::NodeRow>>> Node::owners_of_number(
+    int number) {
+  return on_side(
+      "the owners of a board number",
+      [&](Connection& db) -> std::optional<std::vector<std::pair<std::string, store::NodeRow>>> {
+        return cluster::owners_of_number(db, number);
+      });
+}
+
+std::optional<std::vector<std::pair<store::NodeRow, std::int64_t>>> Node::loads() {
+  return on_side(
+      "the nodes' loads",
+      [&](Connection& db) -> std::optional<std::vector<std::pair<store::NodeRow, std::int64_t>>> {
+        return node_loads(db, options_.timing.dead_after_ms);
+      });
+}
+
+}  // namespace plateau::cluster

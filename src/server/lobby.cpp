@@ -149,6 +149,7 @@ void Lobby::disconnected(const std::shared_ptr<Client>& client) {
   const std::string guest_gone = presence_.go_offline(client);
   if (!guest_gone.empty()) guest_left(guest_gone);
   for (const auto& table : client->watched_tables()) table->watcher_closed(client);
+  forwarded_client_gone(client);
 }
 
 std::vector<TableSummary> Lobby::table_summaries() const {
@@ -165,7 +166,15 @@ LobbyStats Lobby::stats() const {
 
 void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view line,
                    std::function<void()> done, const std::string& comment) {
+  run_line(client, line, std::move(done), comment, false);
+}
+
+void Lobby::run_line(const std::shared_ptr<Client>& client, std::string_view line,
+                     std::function<void()> done, const std::string& comment, bool local_only) {
   Ctx ctx{client, std::move(done)};
+  ctx.line = line;
+  ctx.comment = comment;
+  ctx.local_only = local_only;
   try {
     std::optional<Command> c;
     try {
@@ -332,6 +341,7 @@ void Lobby::cmd_open(Ctx& ctx, const Command& c) {
   if (ctx.client->user.empty()) throw CommandError("log in first");
   auto [opts, clock] = game_options_and_clock(c, limits_, false);
   auto game = make_game(c.game, join(opts, ","));
+  if (forward_new_table(ctx, true)) return;  // another node has fewer tables
   auto table = add_table(game, ctx.client->user, {}, clock, [&](const TableIndex& tables) {
     check_table_quota(tables, ctx.client->user, ctx.client->guest, limits_);
   });
@@ -341,6 +351,7 @@ void Lobby::cmd_open(Ctx& ctx, const Command& c) {
 }
 
 void Lobby::cmd_table(Ctx& ctx, const Command& c) {
+  if (forward_table_command(ctx, c)) return;  // another node serves it
   auto table = resolve_board(ctx, c);
   ctx.client->current = table;
   ctx.deferred = true;
@@ -380,7 +391,10 @@ void Lobby::cmd_challenge(Ctx& ctx, const Command& c) {
       seats.push_back({SeatKind::kCpu, level});
       continue;
     }
-    std::string canonical = accounts_.canonical(lower);
+    // The challenger is who it is, also when its command came from another node, which
+    // knows its account or guest name (lobby_forward.cpp).
+    std::string canonical =
+        lower == to_lower(ctx.client->user) ? ctx.client->user : accounts_.canonical(lower);
     if (canonical.empty()) canonical = presence_.online_name(lower);  // a guest
     if (canonical.empty()) throw CommandError("no user named '" + who.substr(0, 30) + "'");
     for (const auto& s : seats) {
@@ -392,6 +406,12 @@ void Lobby::cmd_challenge(Ctx& ctx, const Command& c) {
     seats.push_back({SeatKind::kUser, canonical});
   }
   if (!me) throw CommandError("you must be one of the players of your challenge");
+  if (forward_new_table(ctx, std::all_of(seats.begin(), seats.end(), [&](const SeatOwner& s) {
+                          return s.kind != SeatKind::kUser ||
+                                 to_lower(s.name) == to_lower(ctx.client->user);
+                        }))) {
+    return;  // another node has fewer tables
+  }
   // The checks and the new table in one step: two challenges at once cannot both slip in.
   auto table = add_table(game, ctx.client->user, seats, clock, [&](const TableIndex& tables) {
     check_table_quota(tables, ctx.client->user, ctx.client->guest, limits_);
@@ -446,6 +466,7 @@ std::shared_ptr<Table> Lobby::resolve_board(const Ctx& ctx, const Command& c) co
 }
 
 void Lobby::to_table(Ctx& ctx, Command& c) {
+  if (forward_table_command(ctx, c)) return;  // another node serves it
   auto table = resolve_board(ctx, c);
   if (c.verb == Verb::kWatch) ctx.client->current = table;
   ctx.deferred = true;

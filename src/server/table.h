@@ -94,6 +94,11 @@ class Table : public std::enable_shared_from_this<Table> {
   // another node took over is dropped now (drop_fenced) rather than at its next move. On the
   // strand; nothing for a table not stored yet.
   void recheck_owner();
+  // Several nodes (table_follow.cpp): on the strand, `fn(seated, watching, last_seq)`: whether
+  // `user` holds a seat, whether `client` watches, and the last table event's seq. For the
+  // answer of a command forwarded from another node (lobby_forward.cpp).
+  void follow_state(std::shared_ptr<Client> client, std::string user,
+                    std::function<void(bool seated, bool watching, std::int64_t last_seq)> fn);
   // Cancels timers (server shutdown).
   void stop();
   // The game record (core/record.h) on the strand, passed to `reply`.

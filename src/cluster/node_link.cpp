@@ -1,0 +1,566 @@
+// The node link (node_link.h): one authenticated connection per direction between nodes.
+#include "cluster/node_link.h"
+
+#include <spdlog/spdlog.h>
+
+#include <deque>
+#include <set>
+
+#include "cluster/cluster_db.h"
+
+namespace plateau::cluster {
+
+namespace asio = boost::asio;
+using asio::ip::tcp;
+using nlohmann::json;
+
+namespace {
+
+// Refused handshakes are logged at most once a second, with how many there were, so that a
+// stranger knocking on the port cannot flood the log.
+class RefusalLog {
+ public:
+  void note(const std::string& who, const std::string& why) {
+    std::lock_guard lock(mutex_);
+    ++count_;
+    const auto now = std::chrono::steady_clock::now();
+    if (written_ && now - last_ < std::chrono::seconds(1)) return;
+    written_ = true;
+    last_ = now;
+    spdlog::warn("node link: refused {}: {} ({} refusal{} since the last line)", who, why, count_,
+                 count_ == 1 ? "" : "s");
+    count_ = 0;
+  }
+
+ private:
+  std::mutex mutex_;
+  bool written_ = false;
+  std::chrono::steady_clock::time_point last_;
+  std::size_t count_ = 0;
+};
+
+RefusalLog& refusals() {
+  static RefusalLog log;
+  return log;
+}
+
+std::string text_field(const json& j, const char* name, std::size_t max) {
+  auto it = j.find(name);
+  if (it == j.end() || !it->is_string()) throw std::runtime_error(std::string("no ") + name);
+  const std::string& s = it->get_ref<const std::string&>();
+  if (s.size() > max) throw std::runtime_error(std::string(name) + " too long");
+  return s;
+}
+
+}  // namespace
+
+// One link connection, either end. Everything but send() and close() runs on its strand.
+class LinkConn : public std::enable_shared_from_this<LinkConn> {
+ public:
+  enum class Role { kServer, kClient };
+  struct Handlers {
+    std::function<void(const std::shared_ptr<LinkConn>&)> ready;
+    std::function<void(const std::shared_ptr<LinkConn>&, json)> frame;
+    std::function<void(const std::shared_ptr<LinkConn>&, const std::string&)> closed;
+  };
+
+  LinkConn(tcp::socket socket, Role role, const LinkOptions& options, std::string expected_peer,
+           Handlers handlers)
+      : strand_(asio::make_strand(socket.get_executor())),
+        socket_(std::move(socket)),
+        timer_(strand_),
+        role_(role),
+        options_(options),
+        peer_(std::move(expected_peer)),
+        handlers_(std::move(handlers)) {
+    boost::system::error_code ec;
+    auto ep = socket_.remote_endpoint(ec);
+    where_ = ec ? "?" : ep.address().to_string() + ":" + std::to_string(ep.port());
+  }
+
+  std::uint64_t serial = 0;
+  const std::string& peer() const { return peer_; }  // after ready (server side)
+  const std::string& where() const { return where_; }
+
+  void start() {
+    asio::dispatch(strand_, [self = shared_from_this()] {
+      self->timer_.expires_after(self->options_.handshake_timeout);
+      self->timer_.async_wait([self](boost::system::error_code ec) {
+        if (!ec && self->state_ != State::kOpen) self->fail("no handshake within the time-out");
+      });
+      if (self->role_ == Role::kServer) {
+        self->server_nonce_ = new_nonce();
+        self->write_plain(json{{"t", "hello"},
+                               {"v", 1},
+                               {"node", self->options_.self_id},
+                               {"nonce", to_hex(self->server_nonce_)}});
+        self->state_ = State::kAuth;
+      } else {
+        self->state_ = State::kHello;
+      }
+      self->read_header();
+    });
+  }
+
+  void send(json frame) {
+    asio::post(strand_, [self = shared_from_this(), frame = std::move(frame)] {
+      if (self->state_ != State::kOpen) return;
+      const std::string payload = frame.dump();
+      const LinkMac mac = frame_mac(self->out_key_, self->out_counter_++, payload);
+      std::string bytes(reinterpret_cast<const char*>(mac.data()), mac.size());
+      bytes += payload;
+      self->write(std::move(bytes));
+    });
+  }
+
+  void close(std::string why) {
+    asio::post(strand_, [self = shared_from_this(), why = std::move(why)] { self->end(why); });
+  }
+
+ private:
+  enum class State { kStart, kHello, kAuth, kProof, kOpen, kClosed };
+
+  // A failure before or after the handshake: cut, and logged (refusals rate-limited).
+  void fail(const std::string& why) {
+    if (state_ == State::kClosed) return;
+    if (state_ != State::kOpen && role_ == Role::kServer) refusals().note(where_, why);
+    end(why);
+  }
+
+  void end(const std::string& why) {
+    if (state_ == State::kClosed) return;
+    state_ = State::kClosed;
+    timer_.cancel();
+    boost::system::error_code ec;
+    socket_.shutdown(tcp::socket::shutdown_both, ec);
+    socket_.close(ec);
+    queue_.clear();
+    auto h = std::exchange(handlers_, {});
+    if (h.closed) h.closed(shared_from_this(), why);
+  }
+
+  void read_header() {
+    asio::async_read(
+        socket_, asio::buffer(header_),
+        asio::bind_executor(
+            strand_, [self = shared_from_this()](boost::system::error_code ec, std::size_t) {
+              if (ec)
+                return self->fail(ec == asio::error::eof ? "closed by the peer" : ec.message());
+              const std::size_t n = frame_length(self->header_);
+              const std::size_t min = self->state_ == State::kOpen ? kLinkMacBytes + 2 : 2;
+              if (n > kMaxLinkFrame)
+                return self->fail("a frame of " + std::to_string(n) + " bytes (over 1 MiB)");
+              if (n < min) return self->fail("a frame too short");
+              self->body_.resize(n);
+              self->read_body();
+            }));
+  }
+
+  void read_body() {
+    asio::async_read(socket_, asio::buffer(body_),
+                     asio::bind_executor(strand_, [self = shared_from_this()](
+                                                      boost::system::error_code ec, std::size_t) {
+                       if (ec) return self->fail(ec.message());
+                       try {
+                         self->on_frame();
+                       } catch (const std::exception& e) {
+                         return self->fail(std::string("malformed frame: ") + e.what());
+                       }
+                       if (self->state_ != State::kClosed) self->read_header();
+                     }));
+  }
+
+  void on_frame() {
+    if (state_ == State::kOpen) {
+      LinkMac mac;
+      std::copy_n(reinterpret_cast<const unsigned char*>(body_.data()), mac.size(), mac.begin());
+      const std::string_view payload(body_.data() + kLinkMacBytes, body_.size() - kLinkMacBytes);
+      if (!same_mac(mac, frame_mac(in_key_, in_counter_++, payload))) {
+        throw std::runtime_error("a frame whose MAC is wrong");
+      }
+      json frame = json::parse(payload);
+      if (!frame.is_object() || !frame.contains("t") || !frame["t"].is_string()) {
+        throw std::runtime_error("a frame without a type");
+      }
+      if (handlers_.frame) handlers_.frame(shared_from_this(), std::move(frame));
+      return;
+    }
+    const json frame = json::parse(body_);
+    if (!frame.is_object()) throw std::runtime_error("not an object");
+    const std::string type = text_field(frame, "t", 16);
+    if (state_ == State::kHello && type == "hello") {
+      if (!frame.contains("v") || frame["v"] != 1) throw std::runtime_error("another version");
+      const std::string node = text_field(frame, "node", 64);
+      if (node != peer_) throw std::runtime_error("node " + node + " answered, not " + peer_);
+      if (!from_hex(text_field(frame, "nonce", 64), server_nonce_)) {
+        throw std::runtime_error("a bad nonce");
+      }
+      client_nonce_ = new_nonce();
+      const LinkMac mac = handshake_mac(options_.key, "client", server_nonce_, client_nonce_,
+                                        options_.self_id, peer_);
+      write_plain(json{{"t", "auth"},
+                       {"node", options_.self_id},
+                       {"nonce", to_hex(client_nonce_)},
+                       {"mac", to_hex(mac)}});
+      state_ = State::kProof;
+    } else if (state_ == State::kAuth && type == "auth") {
+      const std::string node = text_field(frame, "node", 64);
+      if (!bad_node_id(node).empty()) throw std::runtime_error("a bad node id");
+      LinkMac mac;
+      if (!from_hex(text_field(frame, "nonce", 64), client_nonce_) ||
+          !from_hex(text_field(frame, "mac", 64), mac)) {
+        throw std::runtime_error("a bad nonce or proof");
+      }
+      if (!same_mac(mac, handshake_mac(options_.key, "client", server_nonce_, client_nonce_, node,
+                                       options_.self_id))) {
+        throw std::runtime_error(
+            "a wrong proof (another secret, or a replayed handshake) "
+            "from a peer calling itself " +
+            node);
+      }
+      peer_ = node;
+      write_plain(json{{"t", "proof"},
+                       {"mac", to_hex(handshake_mac(options_.key, "server", server_nonce_,
+                                                    client_nonce_, node, options_.self_id))}});
+      open("s2c", "c2s");
+    } else if (state_ == State::kProof && type == "proof") {
+      LinkMac mac;
+      if (!from_hex(text_field(frame, "mac", 64), mac) ||
+          !same_mac(mac, handshake_mac(options_.key, "server", server_nonce_, client_nonce_,
+                                       options_.self_id, peer_))) {
+        throw std::runtime_error("node " + peer_ + " gave a wrong proof (another secret?)");
+      }
+      open("c2s", "s2c");
+    } else {
+      throw std::runtime_error("an unexpected '" + type + "' frame during the handshake");
+    }
+  }
+
+  void open(std::string_view out, std::string_view in) {
+    out_key_ = session_key(options_.key, out, server_nonce_, client_nonce_);
+    in_key_ = session_key(options_.key, in, server_nonce_, client_nonce_);
+    state_ = State::kOpen;
+    timer_.cancel();
+    if (handlers_.ready) handlers_.ready(shared_from_this());
+  }
+
+  void write_plain(const json& frame) { write(frame.dump()); }
+
+  void write(std::string payload) {
+    const auto h = frame_header(payload.size());
+    std::string bytes(reinterpret_cast<const char*>(h.data()), h.size());
+    bytes += payload;
+    queued_ += bytes.size();
+    if (queued_ > options_.max_queued_bytes) return end("its output queue is full");
+    queue_.push_back(std::move(bytes));
+    if (queue_.size() == 1) write_next();
+  }
+
+  void write_next() {
+    asio::async_write(socket_, asio::buffer(queue_.front()),
+                      asio::bind_executor(strand_, [self = shared_from_this()](
+                                                       boost::system::error_code ec, std::size_t) {
+                        if (self->state_ == State::kClosed) return;
+                        if (ec) return self->fail(ec.message());
+                        self->queued_ -= self->queue_.front().size();
+                        self->queue_.pop_front();
+                        if (!self->queue_.empty()) self->write_next();
+                      }));
+  }
+
+  asio::strand<asio::any_io_executor> strand_;
+  tcp::socket socket_;
+  asio::steady_timer timer_;
+  Role role_;
+  const LinkOptions options_;  // a copy: a connection may outlive its NodeLink's last call
+  std::string peer_;
+  std::string where_;
+  Handlers handlers_;
+  State state_ = State::kStart;
+  LinkNonce server_nonce_{}, client_nonce_{};
+  LinkKey out_key_{}, in_key_{};
+  std::uint64_t out_counter_ = 0, in_counter_ = 0;
+  std::array<unsigned char, 4> header_{};
+  std::string body_;
+  std::deque<std::string> queue_;
+  std::size_t queued_ = 0;
+};
+
+void LinkReply::send(const char* type, json fields) {
+  if (auto conn = conn_.lock()) {
+    fields["t"] = type;
+    fields["id"] = id_;
+    conn->send(std::move(fields));
+  }
+}
+
+void LinkReply::event(json fields) { send("ev", std::move(fields)); }
+void LinkReply::done(json fields) { send("done", std::move(fields)); }
+
+NodeLink::NodeLink(asio::io_context& io, LinkOptions options, Serve serve, Gone gone)
+    : io_(io),
+      options_(std::move(options)),
+      serve_(std::move(serve)),
+      gone_(std::move(gone)),
+      acceptor_(io) {
+  try {
+    const tcp::endpoint ep(asio::ip::make_address(options_.bind),
+                           static_cast<unsigned short>(options_.port));
+    acceptor_.open(ep.protocol());
+    acceptor_.set_option(tcp::acceptor::reuse_address(true));
+    acceptor_.bind(ep);
+    acceptor_.listen();
+    port_ = acceptor_.local_endpoint().port();
+  } catch (const boost::system::system_error& e) {
+    throw std::runtime_error("cannot listen on the node port " + std::to_string(options_.port) +
+                             ": " + e.what());
+  }
+}
+
+NodeLink::~NodeLink() { stop(); }
+
+void NodeLink::start() {
+  spdlog::info("node link: node {} listening on port {}", options_.self_id, port_);
+  accept();
+}
+
+void NodeLink::accept() {
+  acceptor_.async_accept(asio::make_strand(io_), [this](boost::system::error_code ec,
+                                                        tcp::socket socket) {
+    {
+      std::lock_guard lock(mutex_);
+      if (stopped_) return;
+    }
+    if (!ec) {
+      LinkConn::Handlers h;
+      h.frame = [this](const std::shared_ptr<LinkConn>& conn, json frame) {
+        const std::string type = frame["t"].get<std::string>();
+        const LinkOrigin from{conn->peer(), conn->serial};
+        if (type == "note") return serve_(from, std::move(frame), nullptr);
+        if (type != "req")
+          throw std::runtime_error("an unknown frame '" + type.substr(0, 16) + "'");
+        auto id = frame.find("id");
+        if (id == frame.end() || !id->is_number_unsigned()) throw std::runtime_error("no id");
+        serve_(from, std::move(frame), std::make_shared<LinkReply>(conn, id->get<std::uint64_t>()));
+      };
+      h.ready = [](const std::shared_ptr<LinkConn>& conn) {
+        spdlog::info("node link: node {} connected from {}", conn->peer(), conn->where());
+      };
+      h.closed = [this](const std::shared_ptr<LinkConn>& conn, const std::string& why) {
+        if (conn->peer().empty() || conn->peer() == "?") return;
+        spdlog::info("node link: connection from node {} closed: {}", conn->peer(), why);
+        gone_(LinkOrigin{conn->peer(), conn->serial});
+      };
+      auto conn = std::make_shared<LinkConn>(std::move(socket), LinkConn::Role::kServer, options_,
+                                             "", std::move(h));
+      {
+        std::lock_guard lock(mutex_);
+        conn->serial = ++next_serial_;
+        std::erase_if(inbound_, [](const auto& w) { return w.expired(); });
+        inbound_.push_back(conn);
+      }
+      conn->start();
+    } else if (ec == asio::error::operation_aborted) {
+      return;
+    }
+    accept();
+  });
+}
+
+void NodeLink::stop() {
+  std::vector<std::shared_ptr<LinkConn>> conns;
+  {
+    std::lock_guard lock(mutex_);
+    if (stopped_) return;
+    stopped_ = true;
+    for (auto& w : inbound_) {
+      if (auto c = w.lock()) conns.push_back(c);
+    }
+    for (auto& [id, p] : peers_) {
+      if (p.conn) conns.push_back(p.conn);
+    }
+  }
+  boost::system::error_code ec;
+  acceptor_.close(ec);
+  for (auto& c : conns) c->close("the node stops");
+}
+
+void NodeLink::request(const std::string& peer, const std::string& host, int port, json fields,
+                       std::function<void(const json&)> on_event,
+                       std::function<void(const json&)> on_done,
+                       std::function<void(LinkFailure, const std::string&)> on_fail) {
+  std::string refused;
+  {
+    std::lock_guard lock(mutex_);
+    Peer& p = peers_[peer];
+    if (p.host != host || p.port != port) {
+      p.host = host;
+      p.port = port;
+      p.retry_at = {};  // a new address: no reason to wait
+    }
+    if (stopped_) {
+      refused = "this node is stopping";
+    } else if (p.in_flight.size() >= options_.max_in_flight_per_peer) {
+      refused = "too many requests to node " + peer + " at once";
+    } else if (!p.ready && !p.connecting && std::chrono::steady_clock::now() < p.retry_at) {
+      refused = "node " + peer + " could not be reached a moment ago";
+    }
+    if (refused.empty()) {
+      const std::uint64_t id = ++next_id_;
+      fields["t"] = "req";
+      fields["id"] = id;
+      auto timer = std::make_shared<asio::steady_timer>(io_, options_.request_timeout);
+      timer->async_wait([this, peer, id](boost::system::error_code ec) {
+        if (!ec) fail(peer, id, LinkFailure::kLost, "no answer from node " + peer + " in time");
+      });
+      p.in_flight[id] = Pending{std::move(on_event), std::move(on_done), on_fail, timer};
+      if (p.ready) {
+        p.conn->send(std::move(fields));
+      } else {
+        p.waiting.push_back(std::move(fields));
+        if (!p.connecting) connect(peer);
+      }
+      return;
+    }
+  }
+  asio::post(io_,
+             [on_fail = std::move(on_fail), refused] { on_fail(LinkFailure::kNotSent, refused); });
+}
+
+void NodeLink::note(const std::string& peer, json fields) {
+  std::lock_guard lock(mutex_);
+  auto it = peers_.find(peer);
+  if (it == peers_.end() || !it->second.ready) return;
+  fields["t"] = "note";
+  it->second.conn->send(std::move(fields));
+}
+
+void NodeLink::connect(const std::string& peer_id) {
+  Peer& p = peers_[peer_id];
+  p.connecting = true;
+  auto resolver = std::make_shared<tcp::resolver>(io_);
+  resolver->async_resolve(
+      p.host, std::to_string(p.port),
+      [this, peer_id, resolver](boost::system::error_code ec, tcp::resolver::results_type found) {
+        if (ec) return peer_closed(peer_id, nullptr, "cannot resolve its address: " + ec.message());
+        auto socket = std::make_shared<tcp::socket>(asio::make_strand(io_));
+        asio::async_connect(
+            *socket, found,
+            [this, peer_id, socket](boost::system::error_code ec, const tcp::endpoint&) {
+              if (ec) return peer_closed(peer_id, nullptr, ec.message());
+              LinkConn::Handlers h;
+              h.ready = [this, peer_id](const std::shared_ptr<LinkConn>& conn) {
+                peer_ready(peer_id, conn);
+              };
+              h.frame = [this, peer_id](const std::shared_ptr<LinkConn>&, json frame) {
+                answer(peer_id, std::move(frame));
+              };
+              h.closed = [this, peer_id](const std::shared_ptr<LinkConn>& conn,
+                                         const std::string& why) {
+                peer_closed(peer_id, conn, why);
+              };
+              auto conn = std::make_shared<LinkConn>(std::move(*socket), LinkConn::Role::kClient,
+                                                     options_, peer_id, std::move(h));
+              {
+                std::lock_guard lock(mutex_);
+                if (stopped_) return;
+                peers_[peer_id].conn = conn;
+              }
+              conn->start();
+            });
+      });
+}
+
+void NodeLink::peer_ready(const std::string& peer_id, const std::shared_ptr<LinkConn>& conn) {
+  std::lock_guard lock(mutex_);
+  Peer& p = peers_[peer_id];
+  if (p.conn != conn) return;
+  spdlog::info("node link: connected to node {} at {}", peer_id, conn->where());
+  p.ready = true;
+  p.connecting = false;
+  p.backoff = std::chrono::milliseconds(0);
+  for (auto& f : p.waiting) conn->send(std::move(f));
+  p.waiting.clear();
+}
+
+void NodeLink::peer_closed(const std::string& peer_id, const std::shared_ptr<LinkConn>& conn,
+                           const std::string& why) {
+  std::vector<Pending> failed_sent, failed_unsent;
+  {
+    std::lock_guard lock(mutex_);
+    Peer& p = peers_[peer_id];
+    if (conn && p.conn != conn) return;
+    const bool was_ready = p.ready;
+    if (was_ready) {
+      spdlog::info("node link: connection to node {} closed: {}", peer_id, why);
+    } else {
+      spdlog::warn("node link: cannot connect to node {} at {}:{}: {}", peer_id, p.host, p.port,
+                   why);
+    }
+    // Requests still waiting were never sent; those in flight may have been run.
+    std::set<std::uint64_t> unsent;
+    for (const auto& f : p.waiting) unsent.insert(f["id"].get<std::uint64_t>());
+    for (auto& [id, pending] : p.in_flight) {
+      pending.timer->cancel();
+      (unsent.count(id) ? failed_unsent : failed_sent).push_back(std::move(pending));
+    }
+    p.in_flight.clear();
+    p.waiting.clear();
+    p.conn.reset();
+    p.ready = false;
+    p.connecting = false;
+    p.backoff =
+        std::min(options_.max_backoff, std::max(std::chrono::milliseconds(250), p.backoff * 2));
+    p.retry_at =
+        std::chrono::steady_clock::now() + (was_ready ? std::chrono::milliseconds(0) : p.backoff);
+  }
+  const std::string reason = "node " + peer_id + ": " + why;
+  for (auto& f : failed_unsent) f.on_fail(LinkFailure::kNotSent, reason);
+  for (auto& f : failed_sent) f.on_fail(LinkFailure::kLost, reason);
+}
+
+void NodeLink::answer(const std::string& peer_id, json frame) {
+  const std::string type = frame["t"].get<std::string>();
+  if (type != "ev" && type != "done")
+    throw std::runtime_error("an unknown frame '" + type.substr(0, 16) + "'");
+  auto idit = frame.find("id");
+  if (idit == frame.end() || !idit->is_number_unsigned()) throw std::runtime_error("no id");
+  const std::uint64_t id = idit->get<std::uint64_t>();
+  std::function<void(const json&)> call;
+  {
+    std::lock_guard lock(mutex_);
+    Peer& p = peers_[peer_id];
+    auto it = p.in_flight.find(id);
+    if (it == p.in_flight.end()) return;  // timed out already
+    if (type == "ev") {
+      call = it->second.on_event;
+    } else {
+      call = std::move(it->second.on_done);
+      it->second.timer->cancel();
+      p.in_flight.erase(it);
+    }
+  }
+  if (call) call(frame);
+}
+
+void NodeLink::fail(const std::string& peer_id, std::uint64_t id, LinkFailure kind,
+                    const std::string& why) {
+  std::function<void(LinkFailure, const std::string&)> call;
+  {
+    std::lock_guard lock(mutex_);
+    Peer& p = peers_[peer_id];
+    auto it = p.in_flight.find(id);
+    if (it == p.in_flight.end()) return;
+    call = std::move(it->second.on_fail);
+    p.in_flight.erase(it);
+    // Still waiting for the connection: it was never sent.
+    if (std::erase_if(p.waiting,
+                      [id](const json& f) { return f["id"].get<std::uint64_t>() == id; }) > 0) {
+      kind = LinkFailure::kNotSent;
+    }
+  }
+  spdlog::warn("node link: request {} to node {} failed: {}", id, peer_id, why);
+  call(kind, why);
+}
+
+}  // namespace plateau::cluster
