@@ -72,11 +72,15 @@ def test_forward(pg):
         wait_for("b's follow line", lambda: follows_line(b.read_log(), "follows", 101), 5)
         print(follows_line(b.read_log(), "follows", 101).group(0), flush=True)
         assert len(re.findall(r"follows bohnduell 101", b.read_log())) == 1, b.read_log()
+        # A resync's replay crosses the link too, in order.
+        got = answer(bob_b, "resync 101 0")
+        assert got == answer(bob_a, "resync 101 0"), got
+        assert len(re.findall(r"^bohnduell 101: \d\. ", got, re.M)) == 2, got
         # The browser's protocol on b: the same events as on a, with the command's id.
         ws_b, ws_a = b.ws(), a.ws()
         for ws in (ws_b, ws_a):
             ws.command("login bob pw-bobby")
-        for line in ("show 101", "/info 101", "move 101 Z99"):
+        for line in ("show 101", "/info 101", "move 101 Z99", "resync 101 1"):
             rb, _ = ws_b.command(line)
             ra, _ = ws_a.command(line)
             assert rb == ra and rb and all("re" in e for e in rb), (line, rb, ra)
