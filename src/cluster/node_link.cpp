@@ -74,6 +74,8 @@ class LinkConn : public std::enable_shared_from_this<LinkConn> {
         peer_(std::move(expected_peer)),
         handlers_(std::move(handlers)) {
     boost::system::error_code ec;
+    // Small frames, each waited for: Nagle's algorithm would hold them back by up to 40 ms.
+    socket_.set_option(tcp::no_delay(true), ec);
     auto ep = socket_.remote_endpoint(ec);
     where_ = ec ? "?" : ep.address().to_string() + ":" + std::to_string(ep.port());
   }
