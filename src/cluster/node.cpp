@@ -165,7 +165,14 @@ template <typename F>
 auto Node::on_side(const char* what, F f) -> decltype(f(std::declval<Connection&>())) {
   std::lock_guard lock(side_mutex_);
   try {
-    return f(ready(side_, url_));
+    try {
+      return f(ready(side_, url_));
+    } catch (const store::pg::ConnectionLost&) {
+      // Lost while idle (the database restarted, or this node's sessions were ended after a
+      // freeze): once more on a new connection.
+      side_.reset();
+      return f(ready(side_, url_));
+    }
   } catch (const std::exception& e) {
     spdlog::warn("node {}: cannot read {}: {}", options_.id, what, e.what());
     side_.reset();

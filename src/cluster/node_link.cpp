@@ -321,9 +321,41 @@ NodeLink::NodeLink(asio::io_context& io, LinkOptions options, Serve serve, Gone 
 
 NodeLink::~NodeLink() { stop(); }
 
-void NodeLink::start() {
+void NodeLink::start(std::function<std::optional<std::vector<LinkPeer>>()> peers) {
   spdlog::info("node link: node {} listening on port {}", options_.self_id, port_);
   accept();
+  if (!peers) return;
+  peers_thread_ = std::thread([this, peers = std::move(peers)] {
+    std::unique_lock lock(mutex_);
+    while (!stopped_) {
+      lock.unlock();
+      std::optional<std::vector<LinkPeer>> live;
+      try {
+        live = peers();
+      } catch (const std::exception& e) {
+        spdlog::warn("node link: cannot list the peers: {}", e.what());
+      }
+      if (live) keep(*live);
+      lock.lock();
+      wake_.wait_for(lock, options_.peers_every, [this] { return stopped_; });
+    }
+  });
+}
+
+void NodeLink::keep(const std::vector<LinkPeer>& peers) {
+  std::lock_guard lock(mutex_);
+  if (stopped_) return;
+  const auto now = std::chrono::steady_clock::now();
+  for (const auto& l : peers) {
+    if (l.id == options_.self_id) continue;
+    Peer& p = peers_[l.id];
+    if (p.host != l.host || p.port != l.port) {
+      p.host = l.host;
+      p.port = l.port;
+      p.retry_at = {};
+    }
+    if (!p.ready && !p.connecting && now >= p.retry_at) connect(l.id);
+  }
 }
 
 void NodeLink::accept() {
@@ -375,6 +407,7 @@ void NodeLink::stop() {
     std::lock_guard lock(mutex_);
     if (stopped_) return;
     stopped_ = true;
+    wake_.notify_all();
     for (auto& w : inbound_) {
       if (auto c = w.lock()) conns.push_back(c);
     }
@@ -382,6 +415,7 @@ void NodeLink::stop() {
       if (p.conn) conns.push_back(p.conn);
     }
   }
+  if (peers_thread_.joinable()) peers_thread_.join();
   boost::system::error_code ec;
   acceptor_.close(ec);
   for (auto& c : conns) c->close("the node stops");

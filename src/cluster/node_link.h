@@ -19,6 +19,7 @@
 //   note     {"t":"note",...}                    home -> owner, unanswered
 // The fields besides "t" and "id" are the user's (lobby_forward.cpp).
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -27,6 +28,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -51,6 +53,14 @@ struct LinkOptions {
   std::size_t max_in_flight_per_peer = 256;      // more requests at once fail at once
   std::size_t max_queued_bytes = 8u << 20;       // unsent output per connection; more closes it
   std::chrono::milliseconds max_backoff{10000};  // between connection attempts to a dead peer
+  std::chrono::milliseconds peers_every{2000};   // how often the live peers are listed
+};
+
+// A live peer as the database lists it: its id and where its node link listens.
+struct LinkPeer {
+  std::string id;
+  std::string host;
+  int port = 0;
 };
 
 // The connection a request came in on: the peer's node id and a serial number unique in this
@@ -96,7 +106,10 @@ class NodeLink {
   NodeLink(const NodeLink&) = delete;
   NodeLink& operator=(const NodeLink&) = delete;
 
-  void start();
+  // Accepts; with `peers` (a blocking call: the live nodes from the database, nullopt when it
+  // cannot be read), keeps a connection open to each live peer: every peers_every, on a thread
+  // of its own, the peers without one are connected (after their back-off).
+  void start(std::function<std::optional<std::vector<LinkPeer>>()> peers = nullptr);
   // Stops accepting and closes every connection; pending requests fail (kLost/kNotSent).
   void stop();
   int port() const { return port_; }
@@ -130,6 +143,7 @@ class NodeLink {
     std::chrono::milliseconds backoff{0};
   };
   void accept();
+  void keep(const std::vector<LinkPeer>& peers);
   void connect(const std::string& peer_id);  // with mutex_ held
   void peer_ready(const std::string& peer_id, const std::shared_ptr<LinkConn>& conn);
   void peer_closed(const std::string& peer_id, const std::shared_ptr<LinkConn>& conn,
@@ -149,6 +163,8 @@ class NodeLink {
   std::uint64_t next_serial_ = 0;
   std::map<std::string, Peer> peers_;
   std::vector<std::weak_ptr<LinkConn>> inbound_;
+  std::condition_variable wake_;  // stop() wakes the peers thread
+  std::thread peers_thread_;
 };
 
 }  // namespace plateau::cluster

@@ -274,7 +274,20 @@ int run_server(const ServerOptions& options) {
   const ServerContext context{io, lobby, connections, options};
   for (const auto& make : options.extra_listeners) extras.push_back(make(context));
   for (auto& l : listeners) l->start();
-  if (link) link->start();
+  if (link) {
+    // One connection kept to each live peer (their rows in `nodes`).
+    link->start([n = node.get()]() -> std::optional<std::vector<cluster::LinkPeer>> {
+      auto loads = n->loads();
+      if (!loads) return std::nullopt;
+      std::vector<cluster::LinkPeer> peers;
+      for (const auto& [row, tables] : *loads) {
+        std::string host = row.address.substr(0, row.address.rfind(':'));
+        if (host.size() > 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
+        peers.push_back({row.id, host, row.node_port});
+      }
+      return peers;
+    });
+  }
 
   boost::asio::signal_set signals(io, SIGTERM, SIGINT);
   signals.async_wait([&](boost::system::error_code ec, int sig) {
