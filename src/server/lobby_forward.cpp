@@ -36,6 +36,11 @@ constexpr auto kOwnerCacheTime = std::chrono::seconds(2);
 constexpr auto kMissCacheTime = std::chrono::seconds(1);
 constexpr auto kLoadCacheTime = std::chrono::seconds(1);
 constexpr std::size_t kMaxCached = 10000;
+// Owner lookups in the database (a board not served here, not cached) per second, node-wide, and
+// their burst: strangers naming board after board cannot keep the database and the I/O threads
+// busy.
+constexpr double kLookupsPerSecond = 100;
+constexpr double kLookupBurst = 200;
 constexpr std::size_t kMaxCommentBytes = 64 * 1024;
 constexpr std::size_t kMaxQueuedPerProxy = 8;          // forwarded commands waiting per client
 constexpr std::size_t kReplayChunkBytes = 256 * 1024;  // a resync's events per frame, about
@@ -194,6 +199,20 @@ struct Lobby::Forwarding {
   std::uint64_t next_cid = 0;
   std::map<const Client*, Home> homes;
   std::map<int, Owners> owners;  // by board number
+  double lookup_tokens = kLookupBurst;
+  Clock::time_point lookup_refill = Clock::now();
+  // Takes one lookup from the bucket; false if empty. With `mutex` held.
+  bool take_lookup() {
+    const auto now = Clock::now();
+    lookup_tokens =
+        std::min(kLookupBurst,
+                 lookup_tokens + kLookupsPerSecond *
+                                     std::chrono::duration<double>(now - lookup_refill).count());
+    lookup_refill = now;
+    if (lookup_tokens < 1) return false;
+    lookup_tokens -= 1;
+    return true;
+  }
   std::vector<std::pair<store::NodeRow, std::int64_t>> loads;
   Clock::time_point loads_until{};
   std::map<std::pair<std::uint64_t, std::uint64_t>, std::shared_ptr<ProxyClient>> proxies;
@@ -238,6 +257,9 @@ bool Lobby::forward_table_command(Ctx& ctx, const Command& c) {
     if (it != f.owners.end() && it->second.until > Clock::now()) {
       owners = it->second.owners;
       cached = true;
+    } else if (!f.take_lookup()) {
+      throw CommandError("board " + std::to_string(number) +
+                         " cannot be looked up now (the server is busy); try again");
     }
   }
   if (!cached) {

@@ -9,8 +9,9 @@ PostgreSQL cluster of the test's own (tests/integration/pg_cluster.py):
   place     new tables (`/open`, a challenge of the computer) go to the live node with the
             fewest tables (a tie stays on the client's node) and are played from b;
   attack    on the node port: garbage, a huge length, no secret, a wrong secret, a replayed
-            handshake, a forged frame after a good handshake: each connection is cut, the
-            refusals are logged (at most one line a second) and the node keeps serving;
+            handshake, a forged frame after a good handshake, silence: each connection is cut,
+            the refusals are logged (at most one line a second) and the node keeps serving;
+            boards named one after the other are looked up at a bounded rate;
   ownerdies the owner is frozen with a command of b's client in flight, then killed: the
             client gets "... is served by node a, which cannot be reached now: try again" at
             once, and once b has taken the table over the move re-sent with its #n is played
@@ -284,6 +285,18 @@ def test_attack(pg):
         ln.recv()
         ln.sock.settimeout(8)
         assert ln.closed()
+        # Board after board that no node serves: each is looked up in the database once, 100 a
+        # second at most (burst 200) on the whole node; beyond, the client is told to wait.
+        lines = []
+        for batch in range(20):
+            start = alice.pos
+            alice.send("\n".join(f"show {5000 + 20 * batch + i}" for i in range(20)) + "\nping")
+            m = alice.expect(r"^pong$", timeout=30)
+            lines += alice.buf[start:m.start()].splitlines()
+        missing = [ln for ln in lines if re.fullmatch(r"error: no board 5\d\d\d", ln)]
+        busy = [ln for ln in lines if re.fullmatch(r"error: board 5\d\d\d cannot be looked up now "
+                                                   r"\(the server is busy\); try again", ln)]
+        assert len(missing) + len(busy) == 400 and len(missing) >= 200 and busy, lines[-5:]
         # The node kept serving, and said why it cut them, without flooding its log.
         alice.send("ping")
         alice.expect(r"^pong$")
