@@ -41,6 +41,7 @@ class NodeLink;
 class LinkReply;
 struct LinkOrigin;
 struct LoadedTable;
+enum class LinkFailure;
 }  // namespace plateau::cluster
 
 namespace plateau::server {
@@ -260,6 +261,11 @@ class Lobby : public TableServices {
   // `movable`, i.e. without other people) when another live node has fewer tables.
   bool forward_table_command(Ctx& ctx, const Command& c);
   bool forward_new_table(Ctx& ctx, bool movable);
+  // Sends ctx's line to node `to` for ctx's client (its current remote table with it unless
+  // `new_table`); relays the answer, applies its trailer (follow, unfollow, current table), then
+  // ends the command; `on_fail` if no answer comes (it must end the command).
+  void send_forwarded(Ctx& ctx, const store::NodeRow& to, bool new_table,
+                      std::function<void(cluster::LinkFailure, const std::string&)> on_fail);
   // A client left: the nodes that ran its commands forget it, its remote tables are unfollowed.
   void forwarded_client_gone(const std::shared_ptr<Client>& client);
   std::shared_ptr<Table> resolve_board(const Ctx& ctx, const Command& c) const;
