@@ -216,7 +216,8 @@ void Lobby::send_forwarded(Ctx& ctx, const store::NodeRow& to, bool new_table,
         if (auto t = frame.find("table"); t != frame.end() && t->is_object()) table = *t;
         const std::int64_t seen = *max_seq;
         client->on_strand([this, fwd, client, done, table, seen, peer, new_table] {
-          if (table) {
+          // A client gone meanwhile follows nothing (forwarded_client_gone has run).
+          if (table && !client->gone) {
             try {
               const std::int64_t id = table->at("id").get<std::int64_t>();
               const std::string game = table->at("game").get<std::string>();
