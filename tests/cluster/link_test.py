@@ -113,6 +113,45 @@ def test_forward(pg):
                 n.kill()
 
 
+def test_spectate(pg):
+    """With the event feed (remote_feed.h): a player and a spectator on b hear each move of a
+    table owned by a once, with the bytes a client on a hears; the mover on b hears its own move
+    once (the answer over the link, not again from the feed)."""
+    a = node(pg, "a").start()
+    b = node(pg, "b").start()
+    try:
+        alice = a.text("alice", "pw-alice", register=True)
+        a.text("bob", "pw-bobby", register=True)
+        alice.send("bohnduell challenge -supply=8 alice bob")
+        alice.expect(r"^New BohnDuell Board 101$")
+        bob_b = b.text("bob", "pw-bobby")
+        dave_b = b.text("dave", "pw-dave1", register=True)
+        dave_a = a.text("dave", "pw-dave1")
+        answer(dave_b, "/watch 101")
+        answer(dave_a, "/watch 101")
+        acked = {}
+        for ply in range(1, 7):
+            mover, name = (alice, "alice") if ply % 2 else (bob_b, "bob")
+            tok = move(mover, 101, name, ply, acked)
+            line = rf"^bohnduell 101: {ply}\. \S+ {name} {tok}$"
+            for c in (dave_b, dave_a) + ((bob_b,) if name == "alice" else ()):
+                c.expect(line, timeout=5)
+        time.sleep(1.0)  # anything doubled would have come by now
+        for c in (dave_b, bob_b):
+            for ply in range(1, 7):
+                n = len(re.findall(rf"^bohnduell 101: {ply}\. ", c.buf, re.M))
+                assert n == 1, (ply, n, c.buf[-3000:])
+        # The same bytes on b as on a, for the spectator, from the first move on.
+        first = lambda c: c.buf[c.buf.index("bohnduell 101: 1. "):]  # noqa: E731
+        assert first(dave_b) == first(dave_a), (first(dave_b), first(dave_a))
+        assert a.stop() == 0
+        assert b.stop() == 0
+    finally:
+        for n in (a, b):
+            if n.proc and n.alive():
+                n.kill()
+
+
 def test_place(pg):
     a = node(pg, "a").start()
     b = node(pg, "b").start()
@@ -357,7 +396,7 @@ def main():
     print(f"--- {scenario}", flush=True)
     with PgCluster() as pg:
         {"forward": test_forward, "place": test_place, "attack": test_attack,
-         "ownerdies": test_ownerdies}[scenario](pg)
+         "ownerdies": test_ownerdies, "spectate": test_spectate}[scenario](pg)
     print(f"ok  {scenario} ({time.time() - start:.1f} s)", flush=True)
 
 
