@@ -194,11 +194,22 @@ void Lobby::send_forwarded(Ctx& ctx, const store::NodeRow& to, bool new_table,
   auto max_seq = std::make_shared<std::int64_t>(0);
   link_->request(
       to.id, host_of(to.address), to.node_port, std::move(req),
-      [client, max_seq](const json& frame) {
+      [this, client, max_seq](const json& frame) {
         if (auto e = frame.find("e"); e != frame.end()) {
           Event event = event_of(*e);
           *max_seq = std::max(*max_seq, event.seq);
           client->send(event, true);
+          // A table event told as an answer goes only to a player or a spectator of the table:
+          // the feed tells it the events after this one (and not this one again).
+          auto t = frame.find("table");
+          if (remote_follow_ && event.seq > 0 && t != frame.end() && t->is_number_integer() &&
+              event.data.is_object() && event.data.contains("game") &&
+              event.data["game"].is_string() && event.data.contains("board") &&
+              event.data["board"].is_number_integer()) {
+            remote_follow_->follow(client, t->get<std::int64_t>(),
+                                   event.data["game"].get<std::string>(),
+                                   event.data["board"].get<int>(), event.seq);
+          }
         } else if (auto rp = frame.find("rp"); rp != frame.end() && rp->is_array()) {
           std::vector<std::shared_ptr<const RenderedEvent>> events;
           for (const auto& j : *rp) {
@@ -222,8 +233,9 @@ void Lobby::send_forwarded(Ctx& ctx, const store::NodeRow& to, bool new_table,
               const std::int64_t id = table->at("id").get<std::int64_t>();
               const std::string game = table->at("game").get<std::string>();
               const int number = table->at("number").get<int>();
-              const bool follows =
+              const bool seated_or_watching =
                   table->at("seated").get<bool>() || table->at("watching").get<bool>();
+              const bool left = table->value("left", false);
               const bool current = table->at("current").get<bool>();
               const std::int64_t after =
                   seen > 0 ? seen : table->at("last_seq").get<std::int64_t>();
@@ -231,9 +243,9 @@ void Lobby::send_forwarded(Ctx& ctx, const store::NodeRow& to, bool new_table,
               {
                 std::lock_guard lock(fwd->mutex);
                 auto& home = fwd->homes[client.get()];
-                if (follows) {
+                if (seated_or_watching) {
                   changed = home.followed.emplace(id, game + " " + std::to_string(number)).second;
-                } else {
+                } else if (left) {
                   changed = home.followed.erase(id) > 0;
                 }
                 if (current) home.current = Forwarding::Remote{game, number};
@@ -243,15 +255,17 @@ void Lobby::send_forwarded(Ctx& ctx, const store::NodeRow& to, bool new_table,
                 spdlog::info("forward: {} opened {} {} (table {}) on node {}", client->describe(),
                              game, number, id, peer);
               }
-              if (follows) {
+              if (seated_or_watching) {
                 if (changed) {
                   spdlog::info("forward: {} follows {} {} (table {}) of node {} after seq {}",
                                client->describe(), game, number, id, peer, after);
                 }
                 if (remote_follow_) remote_follow_->follow(client, id, game, number, after);
-              } else if (changed) {
-                spdlog::info("forward: {} unfollows {} {} (table {}) of node {}",
-                             client->describe(), game, number, id, peer);
+              } else if (left) {
+                if (changed) {
+                  spdlog::info("forward: {} unfollows {} {} (table {}) of node {}",
+                               client->describe(), game, number, id, peer);
+                }
                 if (remote_follow_) remote_follow_->unfollow(client, id);
               }
             } catch (const std::exception& e) {

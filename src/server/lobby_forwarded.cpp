@@ -102,7 +102,10 @@ void Lobby::serve_forwarded(const cluster::LinkOrigin& from, json frame,
         forwarding_->proxies.erase(key);
         throw std::runtime_error("too many stand-in clients");
       }
-      p = std::make_shared<ProxyClient>(from.peer, cid);
+      p = std::make_shared<ProxyClient>(from.peer, cid, [this](const std::string& game, int n) {
+        auto t = find_table(game, n);
+        return t ? t->id() : std::int64_t{0};
+      });
     }
     proxy = p;
   }
@@ -144,19 +147,23 @@ void Lobby::serve_forwarded(const cluster::LinkOrigin& from, json frame,
             return;
           }
           const bool current = proxy->current.lock() == table;
-          table->follow_state(
-              proxy, proxy->user,
-              [proxy, reply, table, current](bool seated, bool watching, std::int64_t last_seq) {
-                reply->done(json{{"table",
-                                  {{"id", table->id()},
-                                   {"game", table->game_name()},
-                                   {"number", table->number()},
-                                   {"seated", seated},
-                                   {"watching", watching},
-                                   {"last_seq", last_seq},
-                                   {"current", current}}}});
-                proxy->finished();
-              });
+          // Only leaving ends the client's following: a stand-in made again (a new link
+          // connection, a new owner) does not watch what its client still watches.
+          const bool left = command->verb == Verb::kLeave;
+          table->follow_state(proxy, proxy->user,
+                              [proxy, reply, table, current, left](bool seated, bool watching,
+                                                                   std::int64_t last_seq) {
+                                reply->done(json{{"table",
+                                                  {{"id", table->id()},
+                                                   {"game", table->game_name()},
+                                                   {"number", table->number()},
+                                                   {"seated", seated},
+                                                   {"watching", watching},
+                                                   {"last_seq", last_seq},
+                                                   {"current", current},
+                                                   {"left", left}}}});
+                                proxy->finished();
+                              });
         },
         comment);
   };

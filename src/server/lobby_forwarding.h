@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -59,12 +60,26 @@ inline Event event_of(const json& j) {
 // from the database: remote_follow.h). Its commands run one at a time, in arrival order.
 class ProxyClient : public Client {
  public:
-  ProxyClient(std::string peer, std::uint64_t cid) : peer_(std::move(peer)), cid_(cid) {}
+  // `table_id(game, number)`: the id of a table served here (0 if none).
+  using TableId = std::function<std::int64_t(const std::string& game, int number)>;
+  ProxyClient(std::string peer, std::uint64_t cid, TableId table_id)
+      : peer_(std::move(peer)), cid_(cid), table_id_(std::move(table_id)) {}
 
+  // A table event (seq > 0) goes with its table's id: the client's node moves the client's
+  // place in that table's feed past it at once, so that the feed does not tell it again.
   void send(const Event& event, bool reply) override {
     if (!reply) return;
+    json frame{{"e", event_json(event)}};
+    if (event.seq > 0 && event.data.is_object() && event.data.contains("game") &&
+        event.data.contains("board") && event.data["game"].is_string() &&
+        event.data["board"].is_number_integer()) {
+      if (const std::int64_t id =
+              table_id_(event.data["game"].get<std::string>(), event.data["board"].get<int>())) {
+        frame["table"] = id;
+      }
+    }
     std::lock_guard lock(mutex_);
-    if (reply_) reply_->event(json{{"e", event_json(event)}});
+    if (reply_) reply_->event(std::move(frame));
   }
   // A resync's replay is part of its answer: relayed in frames well under the link's bound.
   void send_replayed(std::vector<std::shared_ptr<const RenderedEvent>> events) override {
@@ -127,6 +142,7 @@ class ProxyClient : public Client {
   }
   std::string peer_;
   std::uint64_t cid_;
+  TableId table_id_;
   std::mutex mutex_;
   std::shared_ptr<cluster::LinkReply> reply_;
   std::deque<std::function<void()>> queue_;
@@ -162,8 +178,8 @@ struct Lobby::Forwarding {
   bool take_lookup() {
     const auto now = Clock::now();
     const double elapsed = std::chrono::duration<double>(now - lookup_refill).count();
-    lookup_tokens = std::min(forwarding::kLookupBurst,
-                             lookup_tokens + forwarding::kLookupsPerSecond * elapsed);
+    lookup_tokens =
+        std::min(forwarding::kLookupBurst, lookup_tokens + forwarding::kLookupsPerSecond * elapsed);
     lookup_refill = now;
     if (lookup_tokens < 1) return false;
     lookup_tokens -= 1;
