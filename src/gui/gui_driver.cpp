@@ -201,11 +201,7 @@ void run_network(const std::shared_ptr<GameDriver::Shared>& s, const NetworkSetu
     s->view.human[me] = n.my_kind.human;
     s->client = client.get();
     try {
-      s->chat = std::make_unique<Connection>(n.host, n.port, std::chrono::seconds(10));
-      s->chat->send_string("TALK_MODE");
-      s->chat->send_int(client->game_id());
-      s->chat->send_int(me);
-      if (s->chat->read_string().rfind("OK", 0) != 0) s->chat.reset();
+      s->chat = client->talk_connection(std::chrono::seconds(10));
     } catch (const std::exception&) {
       s->chat.reset();  // chat is a comfort: the game goes on without it
     }

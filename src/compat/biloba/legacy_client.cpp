@@ -215,13 +215,16 @@ void LegacyClient::quit(const std::vector<int>& local_seats) {
   close();
 }
 
-void LegacyClient::open_chat() {
-  chat_ = std::make_unique<Connection>(host_, port_);
-  chat_->send_string("TALK_MODE");
-  chat_->send_int(game_id_);
-  chat_->send_int(seat_);
-  if (chat_->read_string().rfind("OK", 0) != 0) throw ProtocolError("server refused talk mode");
+std::unique_ptr<Connection> LegacyClient::talk_connection(std::chrono::milliseconds timeout) const {
+  auto talk = std::make_unique<Connection>(host_, port_, timeout);
+  talk->send_string("TALK_MODE");
+  talk->send_int(game_id_);
+  talk->send_int(seat_);
+  if (talk->read_string().rfind("OK", 0) != 0) throw ProtocolError("server refused talk mode");
+  return talk;
 }
+
+void LegacyClient::open_chat() { chat_ = talk_connection(std::chrono::seconds(30)); }
 
 void LegacyClient::say(const std::string& text) {
   if (chat_) chat_->send_string(text.substr(0, kMaxStringChars));
