@@ -332,14 +332,14 @@ bool GameDriver::click(int square) {
 
 void GameDriver::say(const std::string& line) {
   if (line.empty()) return;
-  const std::string text = line.substr(0, kMaxStringChars);
+  const std::string shown(utf8_prefix(line, kMaxStringChars));
   {
     std::lock_guard lock(shared_->mu);
     if (!shared_->chat) return;
   }
   try {
     std::lock_guard write(shared_->chat_write);
-    shared_->chat->send_string(text);
+    shared_->chat->send_string(outbound_text(shown, kMaxStringChars));
   } catch (const std::exception&) {
     return;
   }
@@ -347,7 +347,7 @@ void GameDriver::say(const std::string& line) {
   const auto& v = shared_->view;
   int me = 0;
   if (shared_->client) me = shared_->client->seat();
-  add_chat(shared_->view, shared_->seat_display_name(me, v.names) + ": " + text);
+  add_chat(shared_->view, shared_->seat_display_name(me, v.names) + ": " + shown);
 }
 
 }  // namespace plateau::gui
