@@ -97,7 +97,8 @@ export function GameOptions({ info, values, onChange, field }: Props) {
         </div>
       )}
       {others.length > 0 && (
-        <details class="game-options" data-field={`${field}options`}>
+        // Keyed by game: another game starts folded again.
+        <details key={info.name} class="game-options" data-field={`${field}options`}>
           <summary>{t('lobby.options')}</summary>
           {others.map((o) => (
             <OptionField o={o} value={valueOf(o, values)} set={set(o.name)} field={field} />

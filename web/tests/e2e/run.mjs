@@ -33,6 +33,7 @@ import { forms } from './scenarios/forms.mjs';
 import { settingsPage, yourTurn } from './scenarios/your-turn.mjs';
 import { a11y } from './scenarios/a11y.mjs';
 import { guide } from './scenarios/guide.mjs';
+import { lobbyForm, lobbySignOut } from './scenarios/lobby-form.mjs';
 import { bilobaHints, forcedPass, phutballPath, startSeats, timeLoss } from './scenarios/table-fixes.mjs';
 import * as strategies from './scenarios/strategies.mjs';
 
@@ -80,6 +81,8 @@ const SCENARIOS = {
   a11y,
   'biloba-hints': bilobaHints,
   guide,
+  'lobby-form': lobbyForm,
+  'lobby-sign-out': lobbySignOut,
 };
 
 // A misspelt --only name would otherwise run nothing and pass.
