@@ -34,6 +34,7 @@ import { settingsPage, yourTurn } from './scenarios/your-turn.mjs';
 import { a11y } from './scenarios/a11y.mjs';
 import { guide } from './scenarios/guide.mjs';
 import { lobbyForm, lobbySignOut } from './scenarios/lobby-form.mjs';
+import { rulesPositions } from './scenarios/rules-positions.mjs';
 import { bilobaHints, forcedPass, phutballPath, startSeats, timeLoss } from './scenarios/table-fixes.mjs';
 import * as strategies from './scenarios/strategies.mjs';
 
@@ -83,6 +84,7 @@ const SCENARIOS = {
   guide,
   'lobby-form': lobbyForm,
   'lobby-sign-out': lobbySignOut,
+  'rules-positions': rulesPositions,
 };
 
 // A misspelt --only name would otherwise run nothing and pass.
