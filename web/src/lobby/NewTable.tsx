@@ -21,9 +21,12 @@ export type Occupant = string;
 
 // The occupants of `count` seats from the choices made so far: the player in the first seat and
 // the computer, at the ladder's middle level, in the others, unless chosen otherwise. Only one
-// seat can be the player's: choosing it for a seat frees the one held before.
+// seat can be the player's: choosing it for a seat frees the one held before. A player whose
+// seat went away with fewer players sits in the first seat.
 export function occupants(chosen: Occupant[], count: number, middleBot: string): Occupant[] {
-  return Array.from({ length: count }, (_, s) => chosen[s] ?? (s === 0 ? 'me' : middleBot));
+  const list = Array.from({ length: count }, (_, s) => chosen[s] ?? (s === 0 ? 'me' : middleBot));
+  if (!list.includes('me') && chosen.slice(count).includes('me')) list[0] = 'me';
+  return list;
 }
 
 export function withOccupant(list: Occupant[], seat: number, occupant: Occupant): Occupant[] {

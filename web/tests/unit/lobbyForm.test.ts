@@ -80,6 +80,9 @@ describe('seats', () => {
   it('seat the player first and the computer in the others by default', () => {
     expect(occupants([], 3, 'cpu:3')).toEqual(['me', 'cpu:3', 'cpu:3']);
     expect(occupants(['human', 'me'], 3, 'cpu:3')).toEqual(['human', 'me', 'cpu:3']);
+    // Four players down to two: the player, who sat fourth, moves to the first seat.
+    expect(occupants(['cpu:1', 'cpu:2', 'human', 'me'], 2, 'cpu:3')).toEqual(['me', 'cpu:2']);
+    expect(occupants(['human', 'cpu:2', 'human', 'cpu:1'], 2, 'cpu:3')).toEqual(['human', 'cpu:2']);
   });
 
   it('give the player one seat only', () => {
