@@ -13,7 +13,10 @@ function run(plateau, subcommand, record, plies) {
   const dir = mkdtempSync(join(tmpdir(), 'plateau-rules-'));
   try {
     const file = join(dir, 'game.record');
-    writeFileSync(file, `[Game "${record.game}"]\n${record.moves.slice(0, plies).join(' ')}\n`);
+    // The spec's options ("biloba(players=4)") are the record's Options tag.
+    const options = /\((.*)\)$/.exec(record.spec)?.[1];
+    const tags = `[Game "${record.game}"]\n${options ? `[Options "${options}"]\n` : ''}`;
+    writeFileSync(file, `${tags}${record.moves.slice(0, plies).join(' ')}\n`);
     return execFileSync(plateau, [subcommand, record.spec, '--record', file], { encoding: 'utf8' });
   } finally {
     rmSync(dir, { recursive: true, force: true });
