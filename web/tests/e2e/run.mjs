@@ -32,11 +32,11 @@ import { legacyLive } from './scenarios/legacy-live.mjs';
 import { reload } from './scenarios/reload.mjs';
 import { lostAck, reconnect } from './scenarios/reconnect.mjs';
 import { forms } from './scenarios/forms.mjs';
+import { lobbyForm, lobbySignOut } from './scenarios/lobby-form.mjs';
+import { rulesPositions } from './scenarios/rules-positions.mjs';
 import { settingsPage, yourTurn } from './scenarios/your-turn.mjs';
 import { a11y } from './scenarios/a11y.mjs';
 import { guide } from './scenarios/guide.mjs';
-import { lobbyForm, lobbySignOut } from './scenarios/lobby-form.mjs';
-import { rulesPositions } from './scenarios/rules-positions.mjs';
 import { bilobaHints, forcedPass, phutballPath, startSeats, timeLoss } from './scenarios/table-fixes.mjs';
 import * as strategies from './scenarios/strategies.mjs';
 
@@ -68,6 +68,9 @@ const SCENARIOS = {
   'two-players': twoPlayers,
   challenge,
   forms,
+  'lobby-form': lobbyForm,
+  'lobby-sign-out': lobbySignOut,
+  'rules-positions': rulesPositions,
   rules,
   phone,
   'legacy-replay': legacyReplay,
@@ -84,9 +87,6 @@ const SCENARIOS = {
   a11y,
   'biloba-hints': bilobaHints,
   guide,
-  'lobby-form': lobbyForm,
-  'lobby-sign-out': lobbySignOut,
-  'rules-positions': rulesPositions,
 };
 
 // A misspelt --only name would otherwise run nothing and pass.
