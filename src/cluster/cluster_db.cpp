@@ -285,6 +285,14 @@ std::optional<store::TokenRow> fetch_token(Connection& db, const std::string& se
                          r.integer(0, 3) != 0, r.integer(0, 4), r.integer(0, 5)};
 }
 
+std::vector<store::VacationRow> fetch_vacations(Connection& db, std::int64_t since_ms) {
+  Result r = db.run("SELECT \"user\", start_ms, end_ms FROM vacations WHERE end_ms > $1",
+                    Params().integer(since_ms));
+  std::vector<store::VacationRow> out;
+  for (int i = 0; i < r.rows(); ++i) out.push_back({r.text(i, 0), r.integer(i, 1), r.integer(i, 2)});
+  return out;
+}
+
 std::vector<store::RatingRow> fetch_ratings(Connection& db, const std::string& game,
                                             const std::vector<std::string>& players) {
   Params params;

@@ -200,6 +200,8 @@ class Lobby : public TableServices {
   void cmd_notify(Ctx& ctx, const Command& c);
   void cmd_vacation(Ctx& ctx, const Command& c);
   void arm_correspondence_tick();
+  // One tick's work: correspondence time checked at every playing table, digests, next tick.
+  void correspondence_round();
   void send_digests();
   // lobby_account.cpp (issue 15 item 2: pbmserv's account and listing commands)
   void cmd_history(Ctx& ctx, const Command& c);
