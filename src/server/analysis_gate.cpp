@@ -1,0 +1,79 @@
+#include "server/analysis_gate.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/text.h"
+#include "server/command.h"
+
+namespace plateau::server {
+
+namespace {
+
+// Buckets kept before idle full ones are dropped (one per user who analysed recently).
+constexpr std::size_t kPruneAbove = 4096;
+
+std::string seconds_text(std::int64_t ms) {
+  return std::to_string(std::max<std::int64_t>(1, (ms + 999) / 1000)) + " s";
+}
+
+}  // namespace
+
+AnalysisGate::Ticket AnalysisGate::admit(const std::string& user, std::int64_t now_ms) {
+  const std::string key = to_lower(user);
+  std::lock_guard lock(mutex_);
+  if (buckets_.size() > kPruneAbove) prune(now_ms);
+  auto [it, fresh] = buckets_.try_emplace(key);
+  Bucket& b = it->second;
+  if (fresh) {
+    b.tokens = bounds_.burst;
+    b.at_ms = now_ms;
+  }
+  if (b.busy) throw CommandError("an analysis of yours is still running; wait for its answer");
+  // Refill: one token per refill period since the last count, up to the burst.
+  const std::int64_t elapsed = std::max<std::int64_t>(0, now_ms - b.at_ms);
+  b.tokens =
+      std::min<double>(bounds_.burst, b.tokens + static_cast<double>(elapsed) / bounds_.refill_ms);
+  b.at_ms = now_ms;
+  if (b.tokens < 1.0) {
+    const auto wait = static_cast<std::int64_t>(std::ceil((1.0 - b.tokens) * bounds_.refill_ms));
+    throw CommandError("too many analyses: " + std::to_string(bounds_.burst) +
+                       " in a row, then one every " + seconds_text(bounds_.refill_ms) +
+                       "; try again in " + seconds_text(wait));
+  }
+  if (running_ >= bounds_.max_running) {
+    throw CommandError("the server is busy with " + std::to_string(running_) +
+                       " analyses; try again in a moment");
+  }
+  b.tokens -= 1.0;
+  b.busy = true;
+  ++running_;
+  // The ticket's deleter gives the slot back; it holds no pointer to the bucket (prune may
+  // drop idle ones, never a busy one).
+  return Ticket(static_cast<void*>(nullptr), [this, key](void*) { release(key); });
+}
+
+void AnalysisGate::release(const std::string& key) {
+  std::lock_guard lock(mutex_);
+  if (running_ > 0) --running_;
+  if (auto it = buckets_.find(key); it != buckets_.end()) it->second.busy = false;
+}
+
+std::size_t AnalysisGate::running() const {
+  std::lock_guard lock(mutex_);
+  return running_;
+}
+
+void AnalysisGate::prune(std::int64_t now_ms) {
+  for (auto it = buckets_.begin(); it != buckets_.end();) {
+    const Bucket& b = it->second;
+    const double refilled = b.tokens + static_cast<double>(now_ms - b.at_ms) / bounds_.refill_ms;
+    if (!b.busy && refilled >= bounds_.burst) {
+      it = buckets_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+}  // namespace plateau::server
