@@ -1,7 +1,7 @@
 // `analyse BOARD[#n] [LEVEL]` (issue 17 item 7): the command's words, its bounds
 // (AnalysisGate), the answer on a position whose best move is forced, and the command through a
 // real Lobby: a forced win, a ply, the errors (bad ply, bad level, a board the caller may not
-// see, the bounds).
+// see, the bounds). Forced positions: a Phutball win in one, a Biloba take.
 #include "server/analysis.h"
 
 #include <gtest/gtest.h>
@@ -159,6 +159,38 @@ TEST(AnalysePosition, BohnDuellLineIsWrittenAsItsRecords) {
   EXPECT_EQ(e.data["line_text"],
             "A:S4 B:S4 A:S4 B:S4 A:S1 B:S4 A:H4 B:S3 A:S4 B:S4 A:H1 B:S4 A:pass");
   EXPECT_EQ(e.data["line"].size(), kMaxAnalysisLine);
+}
+
+// Biloba: e6-d5 sandwiches blue c5 against b5, the only capture (tests/ai/biloba_ai_test.cpp).
+std::shared_ptr<const State> biloba_take() {
+  register_games();
+  return make_game("biloba")->parse_state(
+      "##.....##/#.......#/........./....O..O./.OB.*..../........./........./#.B...B.#/##.....## "
+      "O 2");
+}
+
+TEST(AnalysePosition, ABilobaTake) {
+  Event e = analyse_position({biloba_take(), "biloba", 3, 0, "3", 1000});
+  const std::string text = e.data["text"];
+  // The take wins outright: blue is left with two pawns and no capture to come, and is out.
+  EXPECT_EQ(text.substr(0, text.rfind(" nodes, ")),
+            "Analysis of biloba 3 at ply 0 (level 3): O to move; best e6-d5/b5-c5; score 1.000 "
+            "(expected return for O, exact; bar +1.000); line O:e6-d5/b5-c5 B:out; 81");
+  EXPECT_EQ(e.data["line"].size(), 2u);
+}
+
+TEST(AnalysePosition, ClassicGivesNoEvaluation) {
+  Event e = analyse_position({biloba_take(), "biloba", 3, 0, "classic", 1000});
+  json d = e.data;
+  for (const char* k : {"ms", "line", "text"}) d.erase(k);
+  // Classic picks the take by its own rule (another refill order) and says nothing of its worth.
+  EXPECT_EQ(d, json::parse(R"({"bar": 0.0, "best": "e6-d5/d5-c5", "board": 3, "exact": false,
+      "game": "biloba", "level": "classic", "line_text": "O:e6-d5/d5-c5", "nodes": 0, "ply": 0,
+      "score": null, "seat": "O", "unit": ""})"));
+  const std::string text = e.data["text"];
+  EXPECT_EQ(text.substr(0, text.rfind(" nodes, ")),
+            "Analysis of biloba 3 at ply 0 (level classic): O to move; best e6-d5/d5-c5; no "
+            "evaluation (classic plays by rule); line O:e6-d5/d5-c5; 0");
 }
 
 class FakeClient : public Client {
