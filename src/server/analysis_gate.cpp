@@ -21,9 +21,9 @@ std::string seconds_text(std::int64_t ms) {
 
 AnalysisGate::Ticket AnalysisGate::admit(const std::string& user, std::int64_t now_ms) {
   const std::string key = to_lower(user);
-  std::lock_guard lock(mutex_);
-  if (buckets_.size() > kPruneAbove) prune(now_ms);
-  auto [it, fresh] = buckets_.try_emplace(key);
+  std::lock_guard lock(counts_->mutex);
+  if (counts_->buckets.size() > kPruneAbove) prune(now_ms);
+  auto [it, fresh] = counts_->buckets.try_emplace(key);
   Bucket& b = it->second;
   if (fresh) {
     b.tokens = bounds_.burst;
@@ -41,35 +41,37 @@ AnalysisGate::Ticket AnalysisGate::admit(const std::string& user, std::int64_t n
                        " in a row, then one every " + seconds_text(bounds_.refill_ms) +
                        "; try again in " + seconds_text(wait));
   }
-  if (running_ >= bounds_.max_running) {
-    throw CommandError("the server is busy with " + std::to_string(running_) +
+  if (counts_->running >= bounds_.max_running) {
+    throw CommandError("the server is busy with " + std::to_string(counts_->running) +
                        " analyses; try again in a moment");
   }
   b.tokens -= 1.0;
   b.busy = true;
-  ++running_;
-  // The ticket's deleter gives the slot back; it holds no pointer to the bucket (prune may
-  // drop idle ones, never a busy one).
-  return Ticket(static_cast<void*>(nullptr), [this, key](void*) { release(key); });
+  ++counts_->running;
+  // The ticket's deleter gives the slot back; it holds the counts, not the bucket (prune may
+  // drop idle buckets, never a busy one).
+  return Ticket(static_cast<void*>(nullptr),
+                [counts = counts_, key](void*) { release(*counts, key); });
 }
 
-void AnalysisGate::release(const std::string& key) {
-  std::lock_guard lock(mutex_);
-  if (running_ > 0) --running_;
-  if (auto it = buckets_.find(key); it != buckets_.end()) it->second.busy = false;
+void AnalysisGate::release(Counts& counts, const std::string& key) {
+  std::lock_guard lock(counts.mutex);
+  if (counts.running > 0) --counts.running;
+  if (auto it = counts.buckets.find(key); it != counts.buckets.end()) it->second.busy = false;
 }
 
 std::size_t AnalysisGate::running() const {
-  std::lock_guard lock(mutex_);
-  return running_;
+  std::lock_guard lock(counts_->mutex);
+  return counts_->running;
 }
 
 void AnalysisGate::prune(std::int64_t now_ms) {
-  for (auto it = buckets_.begin(); it != buckets_.end();) {
+  auto& buckets = counts_->buckets;
+  for (auto it = buckets.begin(); it != buckets.end();) {
     const Bucket& b = it->second;
     const double refilled = b.tokens + static_cast<double>(now_ms - b.at_ms) / bounds_.refill_ms;
     if (!b.busy && refilled >= bounds_.burst) {
-      it = buckets_.erase(it);
+      it = buckets.erase(it);
     } else {
       ++it;
     }

@@ -23,6 +23,7 @@ class AnalysisGate {
   explicit AnalysisGate(AnalysisBounds bounds) : bounds_(bounds) {}
 
   // Releases its slot when the last copy goes (the analysis answered, failed or was dropped).
+  // It may outlive the gate (a handler destroyed unrun at shutdown): it shares the counts.
   using Ticket = std::shared_ptr<void>;
 
   // Admits one analysis of `user` (any case) at `now_ms` (any monotonic ms clock): returns a
@@ -40,14 +41,17 @@ class AnalysisGate {
     std::int64_t at_ms = 0;  // when `tokens` was counted
     bool busy = false;
   };
-  void release(const std::string& key);
+  struct Counts {
+    std::mutex mutex;
+    std::map<std::string, Bucket> buckets;  // lower-case user -> bucket
+    std::size_t running = 0;
+  };
+  static void release(Counts& counts, const std::string& key);
   // Drops the buckets that are full again and idle (they hold nothing a new one would not).
   void prune(std::int64_t now_ms);
 
   const AnalysisBounds bounds_;
-  mutable std::mutex mutex_;
-  std::map<std::string, Bucket> buckets_;  // lower-case user -> bucket
-  std::size_t running_ = 0;
+  const std::shared_ptr<Counts> counts_ = std::make_shared<Counts>();
 };
 
 }  // namespace plateau::server
