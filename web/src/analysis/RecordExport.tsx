@@ -10,11 +10,16 @@ interface Props {
   board: number;
 }
 
-// The clipboard API where the page may use it (a secure context), else a selected text area.
+// The clipboard API where the page may use it (a secure context, a focused document), else a
+// selected text area and the older copy command.
 async function copyText(text: string): Promise<void> {
-  if (navigator.clipboard?.writeText) {
-    await navigator.clipboard.writeText(text);
-    return;
+  try {
+    if (navigator.clipboard?.writeText) {
+      await navigator.clipboard.writeText(text);
+      return;
+    }
+  } catch {
+    // refused (not allowed, or the document lost focus): the text area below
   }
   const area = document.createElement('textarea');
   area.value = text;
