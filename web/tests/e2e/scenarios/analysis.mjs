@@ -87,6 +87,7 @@ export async function analysis(t) {
   assertEqual([last.best, last.bar, last.seat], ['H2-H0', -1, 'O'], 'ply 3 analysed again');
   assert(first.bar !== last.bar, `the bar moved (${first.bar} to ${last.bar})`);
   await checkAxe(page, 'the analysis of a replay');
+  await t.artifacts.page(page, 'analysis-replay');
 
   // Export: the download is the server's record, byte for byte; the copy is its text.
   const served = Buffer.from(await (await fetch(`${t.server.base}/records/phutball/${board}`)).arrayBuffer());
