@@ -65,6 +65,11 @@ std::size_t AnalysisGate::running() const {
   return counts_->running;
 }
 
+std::size_t AnalysisGate::users() const {
+  std::lock_guard lock(counts_->mutex);
+  return counts_->buckets.size();
+}
+
 void AnalysisGate::prune(std::int64_t now_ms) {
   auto& buckets = counts_->buckets;
   for (auto it = buckets.begin(); it != buckets.end();) {

@@ -34,6 +34,9 @@ class AnalysisGate {
 
   // Analyses running now (for tests and stats). Thread-safe.
   std::size_t running() const;
+  // Users whose bucket is kept (bounded: once more than 4096, the full idle ones are dropped at
+  // the next admission). Thread-safe.
+  std::size_t users() const;
 
  private:
   struct Bucket {

@@ -94,6 +94,18 @@ TEST(AnalysisGate, TheServerRunsAtMostItsBound) {
   EXPECT_EQ(gate.running(), 1u);
 }
 
+TEST(AnalysisGate, ForgetsIdleUsersOnceTheirBucketIsFull) {
+  AnalysisGate gate({2, 1000, 2});
+  for (int i = 0; i < 4097; ++i) gate.admit("user" + std::to_string(i), 0);
+  auto busy = gate.admit("busy", 500);
+  EXPECT_EQ(gate.users(), 4098u);
+  // At 1.5 s the first 4097 have their token back and nothing running: dropped; "busy" stays.
+  gate.admit("late", 1500);
+  EXPECT_EQ(gate.users(), 2u);
+  EXPECT_EQ(error_of([&] { gate.admit("busy", 1500); }),
+            "an analysis of yours is still running; wait for its answer");
+}
+
 TEST(AnalysisLevel, LadderLevelsAndTheGamesOwnPlayers) {
   register_games();
   auto phutball = make_game("phutball");
