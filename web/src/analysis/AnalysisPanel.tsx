@@ -142,6 +142,10 @@ export function AnalysisPanel(props: Props) {
               : `${t('analysis.score', { seat: shown.seat, score: shown.score.toFixed(3) })}` +
                 (shown.exact ? ` (${t('analysis.proven')})` : '')}
           </p>
+          {shown.exactValue !== undefined && (
+            <p class="analysis-exact" data-exact-value={shown.exactValue}>
+              {t('analysis.exactValue', { seat: shown.seat, value: shown.exactValue })}</p>
+          )}
           <h4 id="analysis-line-title">{t('analysis.line')}</h4>
           <ol class="analysis-line" aria-labelledby="analysis-line-title">
             {shown.line.map((m) => (

@@ -18,6 +18,7 @@ export interface Analysis {
   score: number | null; // expected return of `seat`, 0..1; null: no evaluation (classic)
   bar: number; // the same in [-1, 1]
   exact: boolean;
+  exactValue?: number; // a solver's own value (BohnDuell: the final margin with perfect play)
   best: string;
   line: LineMove[];
   nodes: number;
@@ -36,7 +37,8 @@ export function readAnalysis(e: ServerEvent): Analysis {
   return {
     game: String(e.game), board: Number(e.board), ply: Number(e.ply), level: String(e.level),
     seat: String(e.seat), score: typeof e.score === 'number' ? e.score : null,
-    bar: typeof e.bar === 'number' ? e.bar : 0, exact: Boolean(e.exact), best: String(e.best),
+    bar: typeof e.bar === 'number' ? e.bar : 0, exact: Boolean(e.exact),
+    ...(typeof e.exact_value === 'number' ? { exactValue: e.exact_value } : {}), best: String(e.best),
     line: line.map((m) => ({ ply: Number(m.ply), seat: String(m.seat), move: String(m.move),
       position: String(m.position) })),
     nodes: Number(e.nodes ?? 0), ms: Number(e.ms ?? 0),

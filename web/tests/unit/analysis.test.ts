@@ -20,6 +20,8 @@ describe('analysis', () => {
       best: 'H2-H0', line: [{ ply: 4, seat: 'X', move: 'H2-H0', position: 'after' }], nodes: 0, ms: 1,
     });
     expect(readAnalysis({ ...WIN, score: null, unit: '', bar: 0 }).score).toBeNull();
+    // BohnDuell's solver gives its own value too.
+    expect(readAnalysis({ ...WIN, exact_value: -2 }).exactValue).toBe(-2);
   });
 
   it('turns the bar to the viewer in a two-seat game', () => {
