@@ -38,6 +38,7 @@ import { settingsPage, yourTurn } from './scenarios/your-turn.mjs';
 import { a11y } from './scenarios/a11y.mjs';
 import { guide } from './scenarios/guide.mjs';
 import { bilobaHints, forcedPass, phutballPath, startSeats, timeLoss } from './scenarios/table-fixes.mjs';
+import { analysis } from './scenarios/analysis.mjs';
 import * as strategies from './scenarios/strategies.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -87,6 +88,7 @@ const SCENARIOS = {
   a11y,
   'biloba-hints': bilobaHints,
   guide,
+  analysis,
 };
 
 // A misspelt --only name would otherwise run nothing and pass.
