@@ -148,6 +148,7 @@ void Lobby::disconnected(const std::shared_ptr<Client>& client) {
   if (!client->token_selector.empty()) tokens_.touch(client->token_selector, now_ms());
   const std::string guest_gone = presence_.go_offline(client);
   if (!guest_gone.empty()) guest_left(guest_gone);
+  if (remote_feed_) feed_user_changed(client, client->user);
   for (const auto& table : client->watched_tables()) table->watcher_closed(client);
 }
 
@@ -382,6 +383,7 @@ void Lobby::cmd_challenge(Ctx& ctx, const Command& c) {
     }
     std::string canonical = accounts_.canonical(lower);
     if (canonical.empty()) canonical = presence_.online_name(lower);  // a guest
+    if (canonical.empty()) canonical = cluster_user(lower);  // one of another node
     if (canonical.empty()) throw CommandError("no user named '" + who.substr(0, 30) + "'");
     for (const auto& s : seats) {
       if (s.kind == SeatKind::kUser && to_lower(s.name) == lower) {
@@ -404,7 +406,12 @@ void Lobby::cmd_challenge(Ctx& ctx, const Command& c) {
   });
   ctx.client->current = table;
   ctx.deferred = true;
-  table->create(ctx.caller(), ctx.done);
+  if (!remote_feed_) return table->create(ctx.caller(), ctx.done);
+  // Once the table is stored, its players connected to other nodes hear of it there.
+  table->create(ctx.caller(), [this, table, seats, creator = ctx.client->user, done = ctx.done] {
+    feed_table_made(table, seats, creator);
+    if (done) done();
+  });
 }
 
 std::shared_ptr<Table> Lobby::resolve_board(const Ctx& ctx, const Command& c) const {
@@ -446,7 +453,13 @@ std::shared_ptr<Table> Lobby::resolve_board(const Ctx& ctx, const Command& c) co
 }
 
 void Lobby::to_table(Ctx& ctx, Command& c) {
-  auto table = resolve_board(ctx, c);
+  std::shared_ptr<Table> table;
+  try {
+    table = resolve_board(ctx, c);
+  } catch (const CommandError&) {
+    if (answer_remote(ctx, c)) return;  // another node's table (lobby_remote.cpp)
+    throw;
+  }
   if (c.verb == Verb::kWatch) ctx.client->current = table;
   ctx.deferred = true;
   table->handle(ctx.caller(), c, ctx.done);

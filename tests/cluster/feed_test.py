@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""Events, presence, listings and notices across nodes (issue 16 item 3; docs/CLUSTER.md,
+"Events across nodes"), on real `plateau serve` nodes sharing a PostgreSQL cluster of the
+test's own (tests/integration/pg_cluster.py):
+  stream    a table played on node a, followed on node b (`resync GAME BOARD 0` and `watch`
+            answered there from the database): b's spectators get exactly the stored events,
+            seq 1..N, no gap, no repeat, the same bytes as a's spectators; b's LISTEN session is
+            ended (pg_terminate_backend) mid-game: it listens again and still gets every event
+            once;
+  presence  `who` on b lists a user logged in on a (and no longer once they leave); `tables`
+            and /api/tables on b list a's visible tables (not its invisible ones); a challenge
+            made on a reaches its target on b (the table's events from the challenge on); a
+            player of a table on a who logs in on b follows it there;
+  measure   (not a ctest) the delay from a move on a to its delivery to a spectator on b,
+            median and p99 over MOVES moves (docs/PERFORMANCE.md, "Cluster events").
+Usage: feed_test.py PLATEAU_BINARY SCENARIO [MOVES]. Exits 77 (skipped, saying why) only when the
+PostgreSQL server binaries are missing and this is not root."""
+import json
+import os
+import re
+import statistics
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
+from pg_cluster import PgCluster  # noqa: E402
+from plateau_harness import TOKENS, Server, free_port  # noqa: E402
+
+BINARY = sys.argv[1]
+
+
+def node(pg, name):
+    return Server(BINARY, extra=["--store", pg.url, "--node-id", name, "--node-address",
+                                 f"127.0.0.1:{free_port()}", "--node-port", str(free_port()),
+                                 "--rate", "1000", "--max-tables-per-user", "200"])
+
+
+def wait_for(what, check, timeout):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def move(client, board, player, ply):
+    """Plays one legal move of `player` at `ply`; returns it, or None if the game is over."""
+    for tok in TOKENS:
+        client.send(f"move {board} {tok}#{ply}")
+        i, m = client.expect_any([r"^error: (.*)$",
+                                  rf"^bohnduell {board}: {ply}\. \S+ {player} (\S+)$"])
+        if i == 1:
+            return tok
+        if "illegal move" not in m.group(1):
+            assert "over" in m.group(1) or "not playing" in m.group(1), m.group(1)
+            return None
+    raise AssertionError(f"no legal move for {player} on {board} at ply {ply}")
+
+
+def stored_seqs(pg, board):
+    return [int(r[0]) for r in pg.sql(pg.url, "SELECT e.seq FROM table_events e JOIN tables t "
+                                              f"ON t.id = e.table_id WHERE t.number = {board} "
+                                              "ORDER BY e.seq")]
+
+
+class WsEvents:
+    """A WebSocket spectator's table events of one board, in the order heard."""
+
+    def __init__(self, ws, board):
+        self.ws, self.board, self.events = ws, board, []
+
+    def take(self, events):
+        for e in events:
+            if e.get("board") == self.board and e.get("seq", 0) > 0 and e.get("type") != "resync":
+                self.events.append(e)
+
+    def poll(self):
+        self.take(self.ws.command("ping")[1])
+        return [e["seq"] for e in self.events]
+
+
+def test_stream(pg):
+    a = node(pg, "a").start()
+    b = node(pg, "b").start()
+    try:
+        alice = a.text("alice", "pw-alice", register=True)
+        bob = a.text("bob", "pw-bobby", register=True)
+        alice.send("bohnduell challenge -supply=12 alice bob")
+        alice.expect(r"^New BohnDuell Board 101$")
+        # Spectators: on a (the owner's own delivery) and on b (the feed), by WebSocket (seqs)
+        # and by text (bytes). Each starts from the first event.
+        spectators = {}
+        for name, n in (("a", a), ("b", b)):
+            ws = n.ws()
+            ws.command("guest")
+            w = WsEvents(ws, 101)
+            replies, others = ws.command("resync bohnduell 101 0")
+            assert replies[0]["type"] == "resync", replies
+            w.take(replies + others)
+            t = n.text()
+            t.send("resync bohnduell 101 0")
+            t.expect(r"^Resynced bohnduell 101: \d+ events after 0; now at \d+\.$")
+            spectators[name] = (w, t)
+        # `watch` on b: the board from the database, then the events.
+        watcher = b.text("carol", "pw-carol", register=True)
+        watcher.send("watch 101")
+        watcher.expect(r"^You are watching bohnduell 101\.$")
+        ply, cut = 0, False
+        players = [(alice, "alice"), (bob, "bob")]
+        while True:
+            ply += 1
+            client, name = players[(ply - 1) % 2]
+            if move(client, 101, name, ply) is None:
+                break
+            if ply == 6:
+                # b's LISTEN session ends (as when the database restarts it): b listens again
+                # and reads what it missed from its cursor.
+                ended = pg.sql(pg.url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                       "WHERE application_name = 'plateau-node-b' AND query "
+                                       "LIKE 'LISTEN%'")
+                assert ended == [["t"]], ended
+                cut = True
+            if ply >= 40:
+                break
+        assert cut and ply > 8, ply
+        alice.send("chat 101 good game")
+        alice.expect(r"good game")
+        stored = stored_seqs(pg, 101)
+        assert stored == list(range(1, len(stored) + 1)), stored
+        wa, ta = spectators["a"]
+        wb, tb = spectators["b"]
+        wait_for("b's spectator to hear every stored event", lambda: wb.poll() == stored, 10)
+        # (On a the replay of the resync may come after the live "spectators" event it caused:
+        # the client orders by seq, docs/PROTOCOL.md.)
+        assert sorted(wa.poll()) == stored, (wa.poll(), stored)
+        # The same events, field by field (the same serialiser: the same bytes).
+        by_seq = sorted(wa.events, key=lambda e: e["seq"])
+        for e in by_seq + wb.events:
+            e.pop("re", None)  # a's "spectators" event answered its own resync
+        assert by_seq == wb.events
+        # And by text: byte for byte what a's spectator got.
+        ta.send("ping")
+        ta.expect(r"^pong$")
+        tb.send("ping")
+        tb.expect(r"^pong$")
+        time.sleep(0.3)
+        assert ta.pending() == tb.pending() != "", (ta.pending()[-500:], tb.pending()[-500:])
+        assert "good game" in watcher.pending() or watcher.expect("good game")
+        assert "event feed listening again" in b.read_log(), b.read_log()[-2000:]
+        assert a.stop() == 0
+        assert b.stop() == 0
+    finally:
+        for n in (a, b):
+            if n.proc and n.alive():
+                n.kill()
+
+
+def test_presence(pg):
+    a = node(pg, "a").start()
+    b = node(pg, "b").start()
+    try:
+        alice = a.text("alice", "pw-alice", register=True)
+        dave = a.text("dave", "pw-dave1", register=True)
+        carol = b.text("carol", "pw-carol", register=True)
+
+        def who(client):
+            client.send("who")
+            return client.expect(r"^(\d+) online: (.*)$").group(2)
+        wait_for("alice in b's who", lambda: who(carol) == "alice carol dave", 5)
+        wait_for("carol in a's who", lambda: who(alice) == "alice carol dave", 5)
+        dave.send("quit")
+        dave.wait_closed()
+        wait_for("dave gone from b's who", lambda: who(carol) == "alice carol", 5)
+        # A challenge from a reaches carol on b: the new table's events from the challenge on.
+        alice.send("bohnduell challenge -supply=8 alice carol")
+        alice.expect(r"^New BohnDuell Board 101$")
+        carol.expect(r"^New BohnDuell Board 101$")
+        assert move(alice, 101, "alice", 1)
+        carol.expect(r"^bohnduell 101: 1\. \S+ alice \S+$")
+        # dave, a player of a table on a, logs in on b: he follows it there.
+        alice.send("bohnduell challenge -supply=8 alice dave")
+        alice.expect(r"^New BohnDuell Board 102$")
+        dave = b.text("dave", "pw-dave1")
+        time.sleep(0.5)
+        assert move(alice, 102, "alice", 1)
+        dave.expect(r"^bohnduell 102: 1\. \S+ alice \S+$")
+        # An invisible table (103) is listed nowhere but to its players; never on another node.
+        alice.send("bohnduell open")
+        alice.expect(r"103")
+        alice.send("/option invisible")
+        alice.expect(r"invisible")
+        # Listings: a's visible tables on b, in the same form as on a.
+        def listed(client):
+            client.send("tables")
+            i, m = client.expect_any([r"^(bohnduell 101 .*)$", r"^No tables\.$"])
+            return m.group(1) if i == 0 else None
+        line = listed(alice)
+        wait_for("a's table in b's listing", lambda: listed(carol) == line, 5)
+        # /api/tables on b: a's visible tables as a shows them (once both nodes' views are
+        # refreshed: each is at most a second old).
+        status, body_a = a.http_get("/api/tables")
+        expected = [i for i in json.loads(body_a) if i["board"] != 103]
+        assert [i["board"] for i in expected] == [101, 102], expected
+        wait_for("b's /api/tables", lambda: json.loads(b.http_get("/api/tables")[1]) == expected,
+                 5)
+        assert a.stop() == 0
+        # A node gone: its users are gone from b's answers, and its tables, taken over by b,
+        # are listed once, as b's own.
+        wait_for("a's users gone from b's who", lambda: who(carol) == "carol dave", 5)
+        wait_for("b to take a's tables over", lambda: pg.sql(
+            pg.url, "SELECT DISTINCT owner FROM tables") == [["b"]], 5)
+        time.sleep(1.2)  # b's view of the other nodes' listings is refreshed once a second
+        assert [i["board"] for i in json.loads(b.http_get("/api/tables")[1])] == [101, 102]
+        assert b.stop() == 0
+    finally:
+        for n in (a, b):
+            if n.proc and n.alive():
+                n.kill()
+
+
+def measure(pg, moves):
+    """Median and p99 of the delay from a move's answer on a to its event on b (text)."""
+    a = node(pg, "a").start()
+    b = node(pg, "b").start()
+    delays = []
+    try:
+        alice = a.text("alice", "pw-alice", register=True)
+        bob = a.text("bob", "pw-bobby", register=True)
+        board = 100
+        while len(delays) < moves:
+            board += 1
+            alice.send("bohnduell challenge -supply=40 alice bob")
+            alice.expect(rf"^New BohnDuell Board {board}$")
+            spy = b.text()
+            spy.send(f"resync bohnduell {board} 0")
+            spy.expect(r"^Resynced ")
+            players = [(alice, "alice"), (bob, "bob")]
+            for ply in range(1, 400):
+                client, name = players[(ply - 1) % 2]
+                start = time.perf_counter()
+                if move(client, board, name, ply) is None:
+                    break
+                spy.expect(rf"^bohnduell {board}: {ply}\. ")
+                delays.append(time.perf_counter() - start)
+                if len(delays) >= moves:
+                    break
+            spy.close()
+        delays.sort()
+        p50 = statistics.median(delays) * 1000
+        p99 = delays[int(len(delays) * 0.99) - 1] * 1000
+        print(f"cluster events: {len(delays)} moves; move sent on a -> event on b: "
+              f"median {p50:.1f} ms, p99 {p99:.1f} ms, max {delays[-1] * 1000:.1f} ms", flush=True)
+    finally:
+        a.stop()
+        b.stop()
+
+
+def main():
+    scenario = sys.argv[2]
+    start = time.time()
+    print(f"--- {scenario}", flush=True)
+    with PgCluster() as pg:
+        if scenario == "measure":
+            measure(pg, int(sys.argv[3]) if len(sys.argv) > 3 else 500)
+        else:
+            {"stream": test_stream, "presence": test_presence}[scenario](pg)
+    print(f"ok  {scenario} ({time.time() - start:.1f} s)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
