@@ -48,13 +48,14 @@ def wait_for(what, check, timeout):
 def move(client, board, player, ply):
     """Plays one legal move of `player` at `ply`; returns it, or None if the game is over."""
     for tok in TOKENS:
+        move.sent_at = time.perf_counter()  # of the last try (measure)
         client.send(f"move {board} {tok}#{ply}")
         i, m = client.expect_any([r"^error: (.*)$",
                                   rf"^bohnduell {board}: {ply}\. \S+ {player} (\S+)$"])
         if i == 1:
             return tok
         if "illegal move" not in m.group(1):
-            assert "over" in m.group(1) or "not playing" in m.group(1), m.group(1)
+            assert "ended" in m.group(1) or "not playing" in m.group(1), m.group(1)
             return None
     raise AssertionError(f"no legal move for {player} on {board} at ply {ply}")
 
@@ -221,15 +222,16 @@ def test_presence(pg):
 
 
 def measure(pg, moves):
-    """Median and p99 of the delay from a move's answer on a to its event on b (text)."""
+    """The delay from a move on a to its event on b (text spectators): from the move's line
+    sent (its legal try), and from its answer on a (the commit is durable then); median and p99."""
     a = node(pg, "a").start()
     b = node(pg, "b").start()
-    delays = []
+    sent, acked = [], []
     try:
         alice = a.text("alice", "pw-alice", register=True)
         bob = a.text("bob", "pw-bobby", register=True)
         board = 100
-        while len(delays) < moves:
+        while len(sent) < moves:
             board += 1
             alice.send("bohnduell challenge -supply=40 alice bob")
             alice.expect(rf"^New BohnDuell Board {board}$")
@@ -239,19 +241,25 @@ def measure(pg, moves):
             players = [(alice, "alice"), (bob, "bob")]
             for ply in range(1, 400):
                 client, name = players[(ply - 1) % 2]
-                start = time.perf_counter()
                 if move(client, board, name, ply) is None:
                     break
+                answered = time.perf_counter()
                 spy.expect(rf"^bohnduell {board}: {ply}\. ")
-                delays.append(time.perf_counter() - start)
-                if len(delays) >= moves:
+                now = time.perf_counter()
+                sent.append(now - move.sent_at)
+                acked.append(now - answered)
+                if len(sent) >= moves:
                     break
             spy.close()
-        delays.sort()
-        p50 = statistics.median(delays) * 1000
-        p99 = delays[int(len(delays) * 0.99) - 1] * 1000
-        print(f"cluster events: {len(delays)} moves; move sent on a -> event on b: "
-              f"median {p50:.1f} ms, p99 {p99:.1f} ms, max {delays[-1] * 1000:.1f} ms", flush=True)
+
+        def stats(values):
+            values = sorted(values)
+            return (statistics.median(values) * 1000,
+                    values[max(0, int(len(values) * 0.99) - 1)] * 1000, values[-1] * 1000)
+        print(f"cluster events: {len(sent)} moves on {board - 100} boards; event on b after the "
+              "move sent on a: median %.1f ms, p99 %.1f ms, max %.1f ms; after its answer on a: "
+              "median %.1f ms, p99 %.1f ms, max %.1f ms" % (stats(sent) + stats(acked)),
+              flush=True)
     finally:
         a.stop()
         b.stop()
