@@ -40,6 +40,12 @@ bool RemoteFeed::local(std::int64_t table_id, const std::string& game, int numbe
 
 void RemoteFeed::follow(const std::shared_ptr<Client>& client, std::int64_t table_id,
                         const std::string& game, int number, std::int64_t after_seq) {
+  add(client, table_id, game, number, after_seq, "");
+}
+
+void RemoteFeed::add(const std::shared_ptr<Client>& client, std::int64_t table_id,
+                     const std::string& game, int number, std::int64_t after_seq,
+                     const std::string& seated_as) {
   if (!client || table_id <= 0) return;
   // This node's own tables tell their players and spectators themselves (Table delivers).
   if (local(table_id, game, number)) return;
@@ -66,7 +72,8 @@ void RemoteFeed::follow(const std::shared_ptr<Client>& client, std::int64_t tabl
       refused = "this node follows too many tables of other nodes; try again later";
     } else {
       if (it == tables_.end()) it = tables_.emplace(table_id, Followed{game, number, {}}).first;
-      it->second.followers.push_back({client, client.get(), std::max<std::int64_t>(0, after_seq)});
+      it->second.followers.push_back(
+          {client, client.get(), std::max<std::int64_t>(0, after_seq), seated_as});
     }
   }
   if (!refused.empty()) {
@@ -124,7 +131,14 @@ void RemoteFeed::deliver(std::int64_t table_id, std::vector<store::EventRow> row
     std::lock_guard lock(mutex_);
     auto it = tables_.find(table_id);
     if (it == tables_.end()) return;
-    for (auto& f : it->second.followers) {
+    auto& fs = it->second.followers;
+    if (local(table_id, it->second.game, it->second.number)) {
+      // Taken over by this node: its players hear it from the table now, not twice.
+      fs.erase(std::remove_if(fs.begin(), fs.end(),
+                              [](const Follower& f) { return !f.seated_as.empty(); }),
+               fs.end());
+    }
+    for (auto& f : fs) {
       auto c = f.client.lock();
       if (!c || f.after >= last) continue;
       std::vector<std::shared_ptr<const RenderedEvent>> mine;
@@ -186,7 +200,7 @@ void RemoteFeed::notice(const std::string& payload) {
     return;
   }
   for (const auto& c : lobby_.clients_of(n->to)) {
-    if (!c->by_mail()) follow(c, n->table_id, n->game, n->number, n->after);
+    if (!c->by_mail()) add(c, n->table_id, n->game, n->number, n->after, n->to);
   }
 }
 
@@ -244,7 +258,7 @@ void RemoteFeed::round(cluster::Connection& db, bool refresh) {
     auto c = weak.lock();
     if (!c) continue;
     for (const auto& t : cluster::seated_tables(db, feed_.node_id(), user, kMaxSeatedFollowed)) {
-      follow(c, t.id, t.game, t.number, t.last_seq);
+      add(c, t.id, t.game, t.number, t.last_seq, user);
     }
   }
   if (!refresh) return;

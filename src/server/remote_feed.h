@@ -105,6 +105,9 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
     std::weak_ptr<Client> client;
     const Client* key = nullptr;
     std::int64_t after = 0;
+    // The seat's user, for a player made to follow the table (a notice, a login): should the
+    // table come to this node (a takeover), the table tells them itself and they are dropped.
+    std::string seated_as;
   };
   struct Followed {
     std::string game;
@@ -112,6 +115,8 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
     std::vector<Follower> followers;
   };
   bool local(std::int64_t table_id, const std::string& game, int number) const;
+  void add(const std::shared_ptr<Client>& client, std::int64_t table_id, const std::string& game,
+           int number, std::int64_t after_seq, const std::string& seated_as);
 
   Lobby& lobby_;
   cluster::EventFeed feed_;
