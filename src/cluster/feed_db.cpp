@@ -88,6 +88,12 @@ std::vector<std::string> remote_presence(Connection& db, const std::string& self
   return out;
 }
 
+void forget_gone_nodes(Connection& db) {
+  db.exec(
+      "DELETE FROM plateau_presence WHERE node NOT IN (SELECT id FROM nodes);"
+      "DELETE FROM plateau_listings WHERE node NOT IN (SELECT id FROM nodes)");
+}
+
 void put_listing(Connection& db, const std::string& node, const std::string& body) {
   db.run("INSERT INTO plateau_listings(node, body, at) VALUES ($1, $2, " PLATEAU_NOW_MS
          ") ON CONFLICT (node) DO UPDATE SET body = excluded.body, at = excluded.at",

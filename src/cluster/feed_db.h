@@ -43,6 +43,10 @@ void reset_presence(Connection& db, const std::string& node, const std::vector<s
 // The names logged in on live nodes other than `self`, each once (any case), sorted.
 std::vector<std::string> remote_presence(Connection& db, const std::string& self);
 
+// Deletes the presence and listing rows of nodes that have no `nodes` row any more (taken over
+// and gone for good).
+void forget_gone_nodes(Connection& db);
+
 // Writes node `node`'s listing (a JSON array, bounded by the caller).
 void put_listing(Connection& db, const std::string& node, const std::string& body);
 // The listings of live nodes other than `self`: (node, body), by node.

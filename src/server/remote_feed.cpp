@@ -262,6 +262,7 @@ void RemoteFeed::round(cluster::Connection& db, bool refresh) {
     }
   }
   if (!refresh) return;
+  if (++refreshes_ % 10 == 0) cluster::forget_gone_nodes(db);  // every 10 s
   std::vector<std::string> names = cluster::remote_presence(db, feed_.node_id());
   std::vector<Listed> listed;
   for (const auto& [node, body] : cluster::remote_listings(db, feed_.node_id())) {

@@ -125,6 +125,7 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
   std::vector<std::pair<std::weak_ptr<Client>, std::string>> arrivals_;
   std::vector<std::string> remote_names_;
   std::vector<Listed> remote_listing_;
+  unsigned refreshes_ = 0;  // the feed's thread only
 };
 
 }  // namespace plateau::server

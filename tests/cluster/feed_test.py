@@ -7,10 +7,11 @@ test's own (tests/integration/pg_cluster.py):
             seq 1..N, no gap, no repeat, the same bytes as a's spectators; b's LISTEN session is
             ended (pg_terminate_backend) mid-game: it listens again and still gets every event
             once;
-  presence  `who` on b lists a user logged in on a (and no longer once they leave); `tables`
-            and /api/tables on b list a's visible tables (not its invisible ones); a challenge
-            made on a reaches its target on b (the table's events from the challenge on); a
-            player of a table on a who logs in on b follows it there;
+  presence  `who` on b lists a user logged in on a (and no longer once they leave); malformed
+            notifications are logged and dropped; a challenge made on a reaches its target on b
+            (the table's events from the challenge on); a player of a table on a who logs in on
+            b follows it there; `tables` and /api/tables on b list a's visible tables (not its
+            invisible ones), and once a is stopped and b took its tables over, each once;
   measure   (not a ctest) the delay from a move on a to its delivery to a spectator on b,
             median and p99 over MOVES moves (docs/PERFORMANCE.md, "Cluster events").
 Usage: feed_test.py PLATEAU_BINARY SCENARIO [MOVES]. Exits 77 (skipped, saying why) only when the
@@ -174,6 +175,13 @@ def test_presence(pg):
         dave.send("quit")
         dave.wait_closed()
         wait_for("dave gone from b's who", lambda: who(carol) == "alice carol", 5)
+        # Payloads that are not what a node sends are logged and dropped; the feed goes on.
+        pg.sql(pg.url, "NOTIFY plateau_notices, '{\"v\":1,\"kind\":\"follow\",\"to\":\"carol\"}'")
+        pg.sql(pg.url, "NOTIFY plateau_events, '1,2'")
+        wait_for("b to drop the bad notice", lambda: "a malformed notice dropped (36 bytes)" in
+                 b.read_log(), 5)
+        wait_for("b to drop the bad event notice", lambda: "a malformed plateau_events "
+                 "notification dropped" in b.read_log(), 5)
         # A challenge from a reaches carol on b: the new table's events from the challenge on.
         alice.send("bohnduell challenge -supply=8 alice carol")
         alice.expect(r"^New BohnDuell Board 101$")
