@@ -162,8 +162,11 @@ bool EventFeed::listen() {
                                     " keepalives_count=3";
   listen_->conn = PQconnectdb(url.c_str());
   if (PQstatus(listen_->conn) != CONNECTION_OK) {
-    spdlog::warn("node {}: event feed cannot connect: {}", options_.node_id,
-                 store::pg::redact_url(PQerrorMessage(listen_->conn)));
+    // Once per outage: it retries twice a second meanwhile.
+    if (failures_++ == 0) {
+      spdlog::warn("node {}: event feed cannot connect (retrying): {}", options_.node_id,
+                   store::pg::redact_url(PQerrorMessage(listen_->conn)));
+    }
     listen_.reset();
     return false;
   }
@@ -177,6 +180,7 @@ bool EventFeed::listen() {
     return false;
   }
   PQsetnonblocking(listen_->conn, 1);
+  failures_ = 0;
   if (listens_.fetch_add(1) > 0) {
     spdlog::info("node {}: event feed listening again; followed tables read again",
                  options_.node_id);
@@ -307,6 +311,8 @@ void EventFeed::loop() {
     try {
       if (steady_ms() >= retry_at && !listen()) retry_at = steady_ms() + 500;
       drain_notifications();
+      // Lost just now: listen again at once (listen() reads every followed table again).
+      if (!listen_ && !listen()) retry_at = steady_ms() + 500;
       work();
     } catch (const std::exception& e) {
       spdlog::warn("node {}: event feed: {}", options_.node_id, e.what());

@@ -148,6 +148,7 @@ class EventFeed {
   std::int64_t listing_at_ms_ = 0;  // the thread's only
   std::string listing_;             // the thread's only: last written
   std::atomic<int> listens_{0};
+  int failures_ = 0;  // the thread's only: failed connections since the last success
 
   std::mutex mutex_;  // what other threads hand the thread:
   std::set<std::int64_t> wanted_;

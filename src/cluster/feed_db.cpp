@@ -125,12 +125,12 @@ std::vector<RemoteTable> remote_tables(Connection& db, const std::string& game, 
   return out;
 }
 
-std::optional<store::EventRow> last_event_of(Connection& db, std::int64_t table_id,
-                                             const std::string& kind, std::int64_t before) {
+std::optional<store::EventRow> last_page_event(Connection& db, std::int64_t table_id,
+                                               std::int64_t before) {
   Result r = db.run(
-      "SELECT seq, kind, body FROM table_events WHERE table_id = $1 AND kind = $2 "
-      "AND seq <= $3 ORDER BY seq DESC LIMIT 1",
-      Params().integer(table_id).text(kind).integer(before));
+      "SELECT seq, kind, body FROM table_events WHERE table_id = $1 AND seq <= $2 "
+      "AND COALESCE(body::jsonb->>'page', '') <> '' ORDER BY seq DESC LIMIT 1",
+      Params().integer(table_id).integer(before));
   if (r.rows() == 0) return std::nullopt;
   return store::EventRow{table_id, r.integer(0, 0), r.text(0, 1), r.text(0, 2)};
 }

@@ -65,9 +65,10 @@ struct RemoteTable {
 };
 // The tables numbered `number` (of `game`; of any game for ""), by game.
 std::vector<RemoteTable> remote_tables(Connection& db, const std::string& game, int number);
-// The last event of table `table_id` of kind `kind` at or before seq `before`, or nullopt.
-std::optional<store::EventRow> last_event_of(Connection& db, std::int64_t table_id,
-                                             const std::string& kind, std::int64_t before);
+// The last event of table `table_id` at or before seq `before` that carries a board page
+// (its body's "page": a challenge, a move, ...), or nullopt.
+std::optional<store::EventRow> last_page_event(Connection& db, std::int64_t table_id,
+                                               std::int64_t before);
 
 // A table where a user sits, served by another live node: what a node needs to follow it.
 struct SeatedTable {

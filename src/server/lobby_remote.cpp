@@ -103,15 +103,19 @@ bool Lobby::answer_remote(Ctx& ctx, const Command& c) {
     remote_feed_->follow(ctx.client, t.id, t.game, *c.board, last);
     return true;
   }
-  // watch, show: the board as its last stored page shows it, then (watch) the events after.
+  // watch, show: the board as the last stored page shows it (a "board" answer, as the owner's,
+  // with what that event says of the position), then (watch) the events after.
   auto page = feed.query("a table's board", [&](cluster::Connection& db) {
-    return cluster::last_event_of(db, t.id, "board", t.last_seq);
+    return cluster::last_page_event(db, t.id, t.last_seq);
   });
   if (!page) throw CommandError("the database cannot be reached; try again");
   Event shown{"board", {{"game", t.game}, {"board", *c.board}}, {}};
   if (*page) {
-    shown = decode_table_event(**page);
-    shown.seq = 0;  // an answer to the caller, not a table event
+    const Event stored = decode_table_event(**page);
+    shown.page = stored.page;
+    for (const char* key : {"ply", "position", "status", "status_line", "next_user"}) {
+      if (stored.data.contains(key)) shown.data[key] = stored.data[key];
+    }
   }
   shown.data["last_seq"] = t.last_seq;
   if (c.verb == Verb::kWatch) {

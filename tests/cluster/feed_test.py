@@ -109,13 +109,15 @@ def test_stream(pg):
         watcher = b.text("carol", "pw-carol", register=True)
         watcher.send("watch 101")
         watcher.expect(r"^You are watching bohnduell 101\.$")
-        ply, cut = 0, False
+        watcher.expect(r"^New BohnDuell Board 101$")  # the page of the last stored event
+        ply, last, cut = 0, 0, False
         players = [(alice, "alice"), (bob, "bob")]
         while True:
             ply += 1
             client, name = players[(ply - 1) % 2]
             if move(client, 101, name, ply) is None:
                 break
+            last = ply
             if ply == 6:
                 # b's LISTEN session ends (as when the database restarts it): b listens again
                 # and reads what it missed from its cursor.
@@ -126,7 +128,17 @@ def test_stream(pg):
                 cut = True
             if ply >= 40:
                 break
-        assert cut and ply > 8, ply
+        assert cut and last > 8, last
+        # `show` on b: the board as the owner shows it (no chat yet: the owner's page adds it).
+        watcher.expect(rf"^bohnduell 101: {last}\. ")  # the last move, through the feed
+        pages = []
+        for client in (alice, watcher):
+            client.send("ping")
+            client.expect(r"^pong$")
+            client.send("show 101")
+            client.send("ping")
+            pages.append(client.expect(r"(?s)(.*?)^pong$").group(1).strip())
+        assert pages[0] == pages[1], pages
         alice.send("chat 101 good game")
         alice.expect(r"good game")
         stored = stored_seqs(pg, 101)
@@ -149,8 +161,10 @@ def test_stream(pg):
         tb.expect(r"^pong$")
         time.sleep(0.3)
         assert ta.pending() == tb.pending() != "", (ta.pending()[-500:], tb.pending()[-500:])
-        assert "good game" in watcher.pending() or watcher.expect("good game")
-        assert "event feed listening again" in b.read_log(), b.read_log()[-2000:]
+        watcher.expect("good game")
+        log = b.read_log()
+        assert "event feed listening again" in log, log[-2000:]
+        print("\n".join(l for l in log.splitlines() if "event feed" in l), flush=True)
         assert a.stop() == 0
         assert b.stop() == 0
     finally:
