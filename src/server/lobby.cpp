@@ -147,8 +147,8 @@ void Lobby::disconnected(const std::shared_ptr<Client>& client) {
   // A token stays valid for its lifetime after the last connection that used it.
   if (!client->token_selector.empty()) tokens_.touch(client->token_selector, now_ms());
   const std::string guest_gone = presence_.go_offline(client);
-  if (!guest_gone.empty()) guest_left(guest_gone);
   if (remote_feed_) feed_user_changed(client, client->user);
+  if (!guest_gone.empty()) guest_left(guest_gone);
   for (const auto& table : client->watched_tables()) table->watcher_closed(client);
 }
 
@@ -262,6 +262,10 @@ void Lobby::dispatch(Ctx& ctx, Command& c) {
     case Verb::kSubscribe:
     case Verb::kUnsubscribe:
       return cmd_subscribe(ctx, c);
+    case Verb::kWatch:
+    case Verb::kShow:
+    case Verb::kResync:
+      return to_table_or_remote(ctx, c);  // lobby_remote.cpp
     case Verb::kPreview:
       if (!c.args.empty() && c.args[0] == "new") return cmd_preview_new(ctx, c);
       return to_table(ctx, c);
@@ -453,13 +457,7 @@ std::shared_ptr<Table> Lobby::resolve_board(const Ctx& ctx, const Command& c) co
 }
 
 void Lobby::to_table(Ctx& ctx, Command& c) {
-  std::shared_ptr<Table> table;
-  try {
-    table = resolve_board(ctx, c);
-  } catch (const CommandError&) {
-    if (answer_remote(ctx, c)) return;  // another node's table (lobby_remote.cpp)
-    throw;
-  }
+  auto table = resolve_board(ctx, c);
   if (c.verb == Verb::kWatch) ctx.client->current = table;
   ctx.deferred = true;
   table->handle(ctx.caller(), c, ctx.done);

@@ -79,15 +79,6 @@ class Lobby : public TableServices {
   // watch one. Call before accepting connections; `follow` outlives the lobby's clients.
   void set_remote_follow(RemoteFollow* follow) { remote_follow_ = follow; }
   RemoteFollow* remote_follow() const { return remote_follow_; }
-  // The events, presence, listings and notices of the other nodes (remote_feed.h; also the
-  // remote_follow() above). Call before accepting connections; `feed` outlives the clients.
-  void set_remote_feed(RemoteFeed* feed);
-  // The visible tables of the other live nodes, as `tables` and /api/tables list them: each
-  // (listing_json item, listing_line text); none alone. Never blocks on the database.
-  std::vector<std::pair<nlohmann::json, std::string>> remote_tables() const;
-  // Who is online here: their names (sorted), and the name as logged in of `name` ("" if not).
-  std::vector<std::string> online_names() const { return presence_.names(); }
-  std::string online_name(const std::string& name) const { return presence_.online_name(name); }
   // The node serving table (game, number) (its id, HOST:PORT and node port), or nullopt when no
   // live node does (or alone, or the database is unreachable). Thread-safe; one database round
   // trip. Clients must connect to that node until commands are forwarded (docs/CLUSTER.md).
@@ -165,6 +156,15 @@ class Lobby : public TableServices {
                                              Table::ChatListener on_chat,
                                              std::function<void()> stored);
   std::vector<TableSummary> table_summaries() const;
+  // The events, presence, listings and notices of the other nodes (remote_feed.h; also its
+  // remote_follow()). Call before accepting connections; `feed` outlives the clients.
+  void set_remote_feed(RemoteFeed* feed);
+  // The visible tables of the other live nodes, as `tables` and /api/tables list them: each
+  // (listing_json item, listing_line text); none alone. Never blocks on the database.
+  std::vector<std::pair<nlohmann::json, std::string>> remote_tables() const;
+  // Who is online here: their names (sorted), and the name as logged in of `name` ("" if not).
+  std::vector<std::string> online_names() const { return presence_.names(); }
+  std::string online_name(const std::string& name) const { return presence_.online_name(name); }
 
   // Play by e-mail (issue 15; server/mail_session.h, mail_outbox.h).
   Accounts& accounts() { return accounts_; }
@@ -282,10 +282,6 @@ class Lobby : public TableServices {
   std::vector<store::MailSeenRow> seen_mail_;
   std::function<std::string(const std::string&)> address_check_;
 
-  mutable std::mutex mutex_;  // skipped_
-  std::vector<SkippedTable> skipped_;
-  cluster::Node* node_ = nullptr;
-  RemoteFollow* remote_follow_ = nullptr;
   RemoteFeed* remote_feed_ = nullptr;
   // lobby_cluster.cpp: the feed told of a login or logout (`old_name` the client's name
   // before), of a new table's players; the names online on the other nodes.
@@ -302,6 +298,13 @@ class Lobby : public TableServices {
   // caller then follows it through the feed. False when it is no such command or table (the
   // caller's own error stands). The node link may forward these instead (docs/CLUSTER.md).
   bool answer_remote(Ctx& ctx, const Command& c);
+  // to_table(), then answer_remote() if this node has no such table.
+  void to_table_or_remote(Ctx& ctx, Command& c);
+
+  mutable std::mutex mutex_;  // skipped_
+  std::vector<SkippedTable> skipped_;
+  cluster::Node* node_ = nullptr;
+  RemoteFollow* remote_follow_ = nullptr;
 };
 
 }  // namespace plateau::server

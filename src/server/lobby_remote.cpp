@@ -37,6 +37,15 @@ TableAccess access_of(const std::string& data) {
 
 }  // namespace
 
+void Lobby::to_table_or_remote(Ctx& ctx, Command& c) {
+  try {
+    to_table(ctx, c);
+  } catch (const CommandError&) {
+    if (!ctx.deferred && answer_remote(ctx, c)) return;  // another node's table
+    throw;
+  }
+}
+
 bool Lobby::answer_remote(Ctx& ctx, const Command& c) {
   if (!remote_feed_ || !c.board || (c.verb == Verb::kShow && c.ply_check)) return false;
   if (c.verb != Verb::kWatch && c.verb != Verb::kShow && c.verb != Verb::kResync) return false;

@@ -186,6 +186,8 @@ int run_server(const ServerOptions& options) {
     }
   } stop_node{node.get()};
   lobby.set_node(node.get());
+  lobby.restore();
+  lobby.discard_abandoned_guest_tables();
   // The events, presence, listings and notices of the other nodes (remote_feed.h); stopped
   // before the lobby goes, whichever way this function ends.
   std::unique_ptr<RemoteFeed> feed;
@@ -199,8 +201,6 @@ int run_server(const ServerOptions& options) {
       if (feed) feed->stop();
     }
   } stop_feed{feed.get()};
-  lobby.restore();
-  lobby.discard_abandoned_guest_tables();
   if (node) {
     node->start(
         [&lobby](std::vector<cluster::LoadedTable> tables, std::int64_t downtime_ms) {

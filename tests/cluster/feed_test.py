@@ -16,11 +16,13 @@ test's own (tests/integration/pg_cluster.py):
             median and p99 over MOVES moves (docs/PERFORMANCE.md, "Cluster events").
 Usage: feed_test.py PLATEAU_BINARY SCENARIO [MOVES]. Exits 77 (skipped, saying why) only when the
 PostgreSQL server binaries are missing and this is not root."""
+import atexit
 import json
 import os
-import re
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
@@ -30,10 +32,25 @@ from plateau_harness import TOKENS, Server, free_port  # noqa: E402
 BINARY = sys.argv[1]
 
 
+def secret_args():
+    """--cluster-secret-file with a file of the test's, if this plateau has the node link."""
+    if "--cluster-secret-file" not in subprocess.run([BINARY, "serve", "--help"],
+                                                     capture_output=True, text=True).stdout:
+        return []
+    if not hasattr(secret_args, "path"):
+        fd, secret_args.path = tempfile.mkstemp(prefix="plateau-feed-secret-")
+        os.write(fd, os.urandom(32).hex().encode())
+        os.close(fd)
+        os.chmod(secret_args.path, 0o600)
+        atexit.register(os.unlink, secret_args.path)
+    return ["--cluster-secret-file", secret_args.path]
+
+
 def node(pg, name):
     return Server(BINARY, extra=["--store", pg.url, "--node-id", name, "--node-address",
                                  f"127.0.0.1:{free_port()}", "--node-port", str(free_port()),
-                                 "--rate", "1000", "--max-tables-per-user", "200"])
+                                 "--rate", "1000", "--max-tables-per-user", "200"]
+                  + secret_args())
 
 
 def wait_for(what, check, timeout):
