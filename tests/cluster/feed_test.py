@@ -7,6 +7,8 @@ test's own (tests/integration/pg_cluster.py):
             seq 1..N, no gap, no repeat, the same bytes as a's spectators; b's LISTEN session is
             ended (pg_terminate_backend) mid-game: it listens again and still gets every event
             once;
+  moved     a spectator on c follows a table of a; a is killed and b takes the table over; the
+            players go on on b: the spectator hears every stored event once, in order;
   presence  `who` on b lists a user logged in on a (and no longer once they leave); malformed
             notifications are logged and dropped; a challenge made on a reaches its target on b
             (the table's events from the challenge on); a player of a table on a who logs in on
@@ -190,6 +192,47 @@ def test_stream(pg):
                 n.kill()
 
 
+def test_moved(pg):
+    nodes = {n: node(pg, n).start() for n in ("a", "b", "c")}
+    try:
+        a = nodes["a"]
+        alice = a.text("alice", "pw-alice", register=True)
+        bob = a.text("bob", "pw-bobby", register=True)
+        alice.send("bohnduell challenge -supply=12 alice bob")
+        alice.expect(r"^New BohnDuell Board 101$")
+        # A spectator on c follows 101, served by a.
+        ws = nodes["c"].ws()
+        ws.command("guest")
+        spy = WsEvents(ws, 101)
+        replies, others = ws.command("resync bohnduell 101 0")
+        assert replies[0]["type"] == "resync", replies
+        spy.take(replies + others)
+        players = {"alice": alice, "bob": bob}
+        order = ["alice", "bob"]
+        for ply in range(1, 5):
+            assert move(players[order[(ply - 1) % 2]], 101, order[(ply - 1) % 2], ply)
+        a.kill()
+        heir = wait_for("another node to take 101 over", lambda: (
+            lambda o: o if o not in ("a", "") else None)(
+            pg.sql(pg.url, "SELECT owner FROM tables WHERE number = 101")[0][0]), 20)
+        # The players come back on the new owner; the spectator on c stays where it is.
+        players = {n: nodes[heir].text(n, pw) for n, pw in (("alice", "pw-alice"),
+                                                             ("bob", "pw-bobby"))}
+        for ply in range(5, 9):
+            assert move(players[order[(ply - 1) % 2]], 101, order[(ply - 1) % 2], ply)
+        stored = stored_seqs(pg, 101)
+        assert stored == list(range(1, len(stored) + 1)), stored
+        wait_for("c's spectator to hear every stored event once, in order",
+                 lambda: spy.poll() == stored, 10)
+        assert [e["ply"] for e in spy.events if e["type"] == "move"] == list(range(1, 9))
+        for n in ("b", "c"):
+            assert nodes[n].stop() == 0
+    finally:
+        for n in nodes.values():
+            if n.proc and n.alive():
+                n.kill()
+
+
 def test_presence(pg):
     a = node(pg, "a").start()
     b = node(pg, "b").start()
@@ -312,7 +355,7 @@ def main():
         if scenario == "measure":
             measure(pg, int(sys.argv[3]) if len(sys.argv) > 3 else 500)
         else:
-            {"stream": test_stream, "presence": test_presence}[scenario](pg)
+            {"stream": test_stream, "moved": test_moved, "presence": test_presence}[scenario](pg)
     print(f"ok  {scenario} ({time.time() - start:.1f} s)", flush=True)
 
 
