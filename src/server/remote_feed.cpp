@@ -196,7 +196,10 @@ std::optional<RemoteFeed::FollowNotice> RemoteFeed::parse_notice(const std::stri
 void RemoteFeed::notice(const std::string& payload) {
   auto n = parse_notice(payload);
   if (!n) {
-    spdlog::warn("node {}: a malformed notice dropped ({} bytes)", feed_.node_id(), payload.size());
+    if (auto count = bad_notices_.due()) {
+      spdlog::warn("node {}: a malformed notice dropped ({} bytes; {} since the last line)",
+                   feed_.node_id(), payload.size(), *count);
+    }
     return;
   }
   for (const auto& c : lobby_.clients_of(n->to)) {

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "cluster/event_feed.h"
+#include "server/rate_limited_log.h"
 #include "server/remote_follow.h"
 
 namespace plateau::server {
@@ -126,6 +127,7 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
   std::vector<std::string> remote_names_;
   std::vector<Listed> remote_listing_;
   unsigned refreshes_ = 0;  // the feed's thread only
+  RateLimitedLog bad_notices_;
 };
 
 }  // namespace plateau::server

@@ -252,7 +252,7 @@ def test_presence(pg):
         # Payloads that are not what a node sends are logged and dropped; the feed goes on.
         pg.sql(pg.url, "NOTIFY plateau_notices, '{\"v\":1,\"kind\":\"follow\",\"to\":\"carol\"}'")
         pg.sql(pg.url, "NOTIFY plateau_events, '1,2'")
-        wait_for("b to drop the bad notice", lambda: "a malformed notice dropped (36 bytes)" in
+        wait_for("b to drop the bad notice", lambda: "a malformed notice dropped (36 bytes; 1 since the last line)" in
                  b.read_log(), 5)
         wait_for("b to drop the bad event notice", lambda: "a malformed plateau_events "
                  "notification dropped" in b.read_log(), 5)
