@@ -96,7 +96,10 @@ std::string Lobby::cluster_user(const std::string& name) {
 void Lobby::feed_user_changed(const std::shared_ptr<Client>& client, const std::string& old_name) {
   if (!remote_feed_) return;
   remote_feed_->presence_changed(old_name);
-  if (client->user != old_name) remote_feed_->presence_changed(client->user);
+  if (client->user != old_name) {
+    remote_feed_->presence_changed(client->user);
+    if (!old_name.empty()) remote_feed_->left(client, old_name);
+  }
   // A player of tables of other nodes follows them here (read on the feed's thread).
   if (!client->gone && !client->user.empty() && client->user != old_name) {
     remote_feed_->arrived(client, client->user);

@@ -237,6 +237,19 @@ void RemoteFeed::arrived(const std::shared_ptr<Client>& client, const std::strin
   feed_.wake();
 }
 
+void RemoteFeed::left(const std::shared_ptr<Client>& client, const std::string& user) {
+  std::lock_guard lock(mutex_);
+  for (auto& [id, t] : tables_) {
+    auto& fs = t.followers;
+    fs.erase(std::remove_if(fs.begin(), fs.end(),
+                            [&](const Follower& f) {
+                              return f.key == client.get() && !f.seated_as.empty() &&
+                                     to_lower(f.seated_as) == to_lower(user);
+                            }),
+             fs.end());
+  }
+}
+
 bool RemoteFeed::online(const std::string& name) { return !lobby_.online_name(name).empty(); }
 
 std::vector<std::string> RemoteFeed::online_names() { return lobby_.online_names(); }

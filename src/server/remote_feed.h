@@ -62,6 +62,9 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
   // `client` logged in (or resumed) as `user`: it follows the tables of other live nodes where
   // `user` sits (read on the feed's thread). Never blocks.
   void arrived(const std::shared_ptr<Client>& client, const std::string& user);
+  // `client` is no longer `user` (logout, or a login as another): the tables it followed as
+  // that user's seat are unfollowed (those it watches stay). Never blocks.
+  void left(const std::shared_ptr<Client>& client, const std::string& user);
   // Table `table_id` (game, number) was made here with `seated` among its players: each of
   // them not connected here is told on plateau_notices, so that a node they are connected to
   // makes them follow it from its first event. Never blocks.

@@ -269,6 +269,18 @@ def test_presence(pg):
         time.sleep(0.5)
         assert move(alice, 102, "alice", 1)
         dave.expect(r"^bohnduell 102: 1\. \S+ alice \S+$")
+        alice.send("chat 102 your move, dave")
+        dave.expect(r"^\[bohnduell 102\] alice: your move, dave$")
+        # Logged out, he no longer follows it as its player.
+        dave.send("logout")
+        dave.expect(r"^Logged out\.$")
+        time.sleep(0.3)
+        alice.send("chat 102 gone?")
+        alice.expect(r"gone\?")
+        time.sleep(0.5)
+        dave.send("ping")
+        dave.expect(r"^pong$")
+        assert "gone?" not in dave.buf, dave.buf[-500:]
         # An invisible table (103) is listed nowhere but to its players; never on another node.
         alice.send("bohnduell open")
         alice.expect(r"103")
@@ -291,7 +303,7 @@ def test_presence(pg):
         assert a.stop() == 0
         # A node gone: its users are gone from b's answers, and its tables, taken over by b,
         # are listed once, as b's own.
-        wait_for("a's users gone from b's who", lambda: who(carol) == "carol dave", 5)
+        wait_for("a's users gone from b's who", lambda: who(carol) == "carol", 5)
         wait_for("b to take a's tables over", lambda: pg.sql(
             pg.url, "SELECT DISTINCT owner FROM tables") == [["b"]], 5)
         time.sleep(1.2)  # b's view of the other nodes' listings is refreshed once a second
