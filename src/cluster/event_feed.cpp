@@ -229,6 +229,8 @@ void EventFeed::read_table(std::int64_t table_id) {
 }
 
 void EventFeed::work() {
+  // The database was unreachable a moment ago: what waits stays queued until the next try.
+  if (steady_ms() < write_retry_at_) return;
   std::set<std::string> presence;
   std::deque<std::string> outbox;
   {
@@ -277,8 +279,13 @@ void EventFeed::work() {
       }
     }
     sink_.round(db, refresh);
+    write_failures_ = 0;
   } catch (const std::exception& e) {
-    spdlog::warn("node {}: event feed: {}", options_.node_id, e.what());
+    // Once per outage; meanwhile tried again twice a second.
+    if (write_failures_++ == 0) {
+      spdlog::warn("node {}: event feed (retrying): {}", options_.node_id, e.what());
+    }
+    write_retry_at_ = steady_ms() + 500;
     write_.reset();
     // What was not done is done again once the database is back: every followed table from
     // its cursor, every presence row; undelivered notices are lost (logged).
@@ -295,7 +302,8 @@ void EventFeed::wait_for_input() {
   pollfd fds[2] = {{wake_fd_, POLLIN, 0}, {-1, POLLIN, 0}};
   if (listen_ && listen_->conn) fds[1].fd = PQsocket(listen_->conn);
   // Work left over (a long catch-up, a lost connection): come back soon.
-  const int timeout = !to_read_.empty() || resync_all_ ? 20 : options_.poll_ms;
+  const int timeout =
+      (!to_read_.empty() || resync_all_) && steady_ms() >= write_retry_at_ ? 20 : options_.poll_ms;
   ::poll(fds, fds[1].fd >= 0 ? 2 : 1, timeout);
   std::uint64_t count = 0;
   [[maybe_unused]] auto n = ::read(wake_fd_, &count, sizeof count);

@@ -112,7 +112,12 @@ class EventFeed {
   auto query(const char* what, F f) -> std::optional<decltype(f(std::declval<Connection&>()))> {
     std::lock_guard lock(query_mutex_);
     try {
-      return f(ready_query());
+      try {
+        return f(ready_query());
+      } catch (const store::pg::ConnectionLost&) {
+        query_.reset();  // lost while idle (the database restarted): once more, anew
+        return f(ready_query());
+      }
     } catch (const std::exception& e) {
       query_failed(what, e);
       return std::nullopt;
@@ -149,6 +154,8 @@ class EventFeed {
   std::string listing_;             // the thread's only: last written
   std::atomic<int> listens_{0};
   int failures_ = 0;  // the thread's only: failed connections since the last success
+  int write_failures_ = 0;          // the thread's only: failed rounds of work() in a row
+  std::int64_t write_retry_at_ = 0;  // the thread's only: steady ms before which work() waits
 
   std::mutex mutex_;  // what other threads hand the thread:
   std::set<std::int64_t> wanted_;
