@@ -148,6 +148,8 @@ def test_stream(pg):
             if ply == 20:
                 # The database itself stops at once and starts again: every connection of
                 # both nodes comes back by itself; the feed reads what it missed.
+                wait_for("b to listen again", lambda: "event feed listening again" in
+                         b.read_log(), 5)
                 pg.pause()
                 time.sleep(0.5)
                 pg.resume()
