@@ -320,7 +320,7 @@ void EventFeed::loop() {
       if (steady_ms() >= retry_at && !listen()) retry_at = steady_ms() + 500;
       drain_notifications();
       // Lost just now: listen again at once (listen() reads every followed table again).
-      if (!listen_ && !listen()) retry_at = steady_ms() + 500;
+      if (!listen_ && steady_ms() >= retry_at && !listen()) retry_at = steady_ms() + 500;
       work();
     } catch (const std::exception& e) {
       spdlog::warn("node {}: event feed: {}", options_.node_id, e.what());

@@ -57,6 +57,7 @@ void RemoteFeed::add(const std::shared_ptr<Client>& client, std::int64_t table_i
       for (auto& f : it->second.followers) {
         if (f.key == client.get() && !f.client.expired()) {
           f.after = std::max(f.after, after_seq);
+          if (!seated_as.empty()) f.seated_as = seated_as;
           feed_.want(table_id);
           return;
         }
@@ -77,7 +78,10 @@ void RemoteFeed::add(const std::shared_ptr<Client>& client, std::int64_t table_i
     }
   }
   if (!refused.empty()) {
-    spdlog::warn("{}: cannot follow {} {}: {}", client->describe(), game, number, refused);
+    if (auto count = refusals_.due()) {
+      spdlog::warn("{}: cannot follow {} {}: {} ({} refusals since the last line)",
+                   client->describe(), game, number, refused, *count);
+    }
     client->send(error_event(refused), false);
     return;
   }

@@ -131,6 +131,7 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
   std::vector<Listed> remote_listing_;
   unsigned refreshes_ = 0;  // the feed's thread only
   RateLimitedLog bad_notices_;
+  RateLimitedLog refusals_;
 };
 
 }  // namespace plateau::server
