@@ -76,6 +76,9 @@ bool Lobby::answer_remote(Ctx& ctx, const Command& c) {
   }
   const cluster::RemoteTable& t = tables[0];
   const std::string label = t.game + " " + std::to_string(*c.board);
+  if (c.verb != Verb::kShow) {
+    if (auto why = remote_feed_->refusal(ctx.client, t.id); !why.empty()) throw CommandError(why);
+  }
   if (c.verb == Verb::kResync) {
     const std::int64_t from = std::stoll(c.args.at(0));  // digits only (parse_command)
     if (from > t.last_seq) {
@@ -132,7 +135,8 @@ bool Lobby::answer_remote(Ctx& ctx, const Command& c) {
     ctx.reply(shown);
     remote_feed_->follow(ctx.client, t.id, t.game, *c.board, t.last_seq);
   } else {
-    shown.data["text"] = "";
+    // A table still in set-up has stored no page yet: say so rather than answer nothing.
+    shown.data["text"] = shown.page.empty() ? label + " has no board to show yet." : "";
     ctx.reply(shown);
   }
   return true;

@@ -63,15 +63,8 @@ void RemoteFeed::add(const std::shared_ptr<Client>& client, std::int64_t table_i
         }
       }
     }
-    std::size_t mine = 0;
-    for (const auto& [id, t] : tables_) {
-      for (const auto& f : t.followers) mine += f.key == client.get() && !f.client.expired();
-    }
-    if (mine >= kMaxTablesPerClient) {
-      refused = "you follow " + std::to_string(mine) + " tables of other nodes already; leave one";
-    } else if (it == tables_.end() && tables_.size() >= kMaxTables) {
-      refused = "this node follows too many tables of other nodes; try again later";
-    } else {
+    refused = refusal_locked(client, it == tables_.end());
+    if (refused.empty()) {
       if (it == tables_.end()) it = tables_.emplace(table_id, Followed{game, number, {}}).first;
       it->second.followers.push_back(
           {client, client.get(), std::max<std::int64_t>(0, after_seq), seated_as});
@@ -86,6 +79,33 @@ void RemoteFeed::add(const std::shared_ptr<Client>& client, std::int64_t table_i
     return;
   }
   feed_.want(table_id);  // read at once: events committed before this follow are not missed
+}
+
+std::string RemoteFeed::refusal_locked(const std::shared_ptr<Client>& client,
+                                       bool new_table) const {
+  std::size_t mine = 0;
+  for (const auto& [id, t] : tables_) {
+    for (const auto& f : t.followers) mine += f.key == client.get() && !f.client.expired();
+  }
+  if (mine >= kMaxTablesPerClient) {
+    return "you follow " + std::to_string(mine) + " tables of other nodes already; leave one";
+  }
+  if (new_table && tables_.size() >= kMaxTables) {
+    return "this node follows too many tables of other nodes; try again later";
+  }
+  return "";
+}
+
+std::string RemoteFeed::refusal(const std::shared_ptr<Client>& client,
+                                std::int64_t table_id) const {
+  std::lock_guard lock(mutex_);
+  auto it = tables_.find(table_id);
+  if (it != tables_.end()) {
+    for (const auto& f : it->second.followers) {
+      if (f.key == client.get() && !f.client.expired()) return "";  // follows it already
+    }
+  }
+  return refusal_locked(client, it == tables_.end());
 }
 
 void RemoteFeed::unfollow(const std::shared_ptr<Client>& client, std::int64_t table_id) {

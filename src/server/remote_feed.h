@@ -56,6 +56,8 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
   void follow(const std::shared_ptr<Client>& client, std::int64_t table_id, const std::string& game,
               int number, std::int64_t after_seq) override;
   void unfollow(const std::shared_ptr<Client>& client, std::int64_t table_id) override;
+  // Why follow(client, table_id, ...) would be refused now (a bound), or "". Thread-safe.
+  std::string refusal(const std::shared_ptr<Client>& client, std::int64_t table_id) const;
 
   // `name` logged in or out on this node (the lobby's presence changed). Never blocks.
   void presence_changed(const std::string& name);
@@ -119,6 +121,7 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
     std::vector<Follower> followers;
   };
   bool local(std::int64_t table_id, const std::string& game, int number) const;
+  std::string refusal_locked(const std::shared_ptr<Client>& client, bool new_table) const;
   void add(const std::shared_ptr<Client>& client, std::int64_t table_id, const std::string& game,
            int number, std::int64_t after_seq, const std::string& seated_as);
 

@@ -14,6 +14,8 @@ test's own (tests/integration/pg_cluster.py):
             (the table's events from the challenge on); a player of a table on a who logs in on
             b follows it there; `tables` and /api/tables on b list a's visible tables (not its
             invisible ones), and once a is stopped and b took its tables over, each once;
+  bounds    a connection follows at most 64 tables of other nodes: the 65th is refused before
+            any answer; another connection has its own bound;
   measure   (not a ctest) the delay from a move on a to its delivery to a spectator on b,
             median and p99 over MOVES moves (docs/PERFORMANCE.md, "Cluster events").
 Usage: feed_test.py PLATEAU_BINARY SCENARIO [MOVES]. Exits 77 (skipped, saying why) only when the
@@ -244,6 +246,37 @@ def test_moved(pg):
                 n.kill()
 
 
+def test_bounds(pg):
+    a = node(pg, "a").start()
+    b = node(pg, "b").start()
+    try:
+        alice = a.text("alice", "pw-alice", register=True)
+        for board in range(101, 101 + 65):
+            alice.send("bohnduell open")
+            alice.expect(rf"^.*bohnduell {board}\b.*$")
+        spy = b.text()
+        for board in range(101, 101 + 64):
+            spy.send(f"resync bohnduell {board} 0")
+            spy.expect(rf"^Resynced bohnduell {board}: ")
+        # Following one table again is no new one; a 65th is refused, before any answer.
+        spy.send("resync bohnduell 101 0")
+        spy.expect(r"^Resynced bohnduell 101: ")
+        spy.send("resync bohnduell 165 0")
+        spy.expect(r"^error: you follow 64 tables of other nodes already; leave one$")
+        spy.send("show 165")  # `show` follows nothing: allowed
+        spy.expect(r"^bohnduell 165 has no board to show yet\.$")
+        # Another connection has its own bound.
+        other = b.text()
+        other.send("watch 165")
+        other.expect(r"^You are watching bohnduell 165\.$")
+        assert a.stop() == 0
+        assert b.stop() == 0
+    finally:
+        for n in (a, b):
+            if n.proc and n.alive():
+                n.kill()
+
+
 def test_presence(pg):
     a = node(pg, "a").start()
     b = node(pg, "b").start()
@@ -378,7 +411,8 @@ def main():
         if scenario == "measure":
             measure(pg, int(sys.argv[3]) if len(sys.argv) > 3 else 500)
         else:
-            {"stream": test_stream, "moved": test_moved, "presence": test_presence}[scenario](pg)
+            {"stream": test_stream, "moved": test_moved, "presence": test_presence,
+             "bounds": test_bounds}[scenario](pg)
     print(f"ok  {scenario} ({time.time() - start:.1f} s)", flush=True)
 
 
