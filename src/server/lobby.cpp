@@ -241,6 +241,10 @@ void Lobby::dispatch(Ctx& ctx, Command& c) {
       return cmd_tables(ctx, c);
     case Verb::kStandings:
       return cmd_standings(ctx, c);
+    case Verb::kWatch:
+    case Verb::kShow:
+    case Verb::kResync:
+      return to_table_or_remote(ctx, c);  // lobby_remote.cpp
     case Verb::kOpen:
       return cmd_open(ctx, c);
     case Verb::kTable:
@@ -262,10 +266,6 @@ void Lobby::dispatch(Ctx& ctx, Command& c) {
     case Verb::kSubscribe:
     case Verb::kUnsubscribe:
       return cmd_subscribe(ctx, c);
-    case Verb::kWatch:
-    case Verb::kShow:
-    case Verb::kResync:
-      return to_table_or_remote(ctx, c);  // lobby_remote.cpp
     case Verb::kPreview:
       if (!c.args.empty() && c.args[0] == "new") return cmd_preview_new(ctx, c);
       return to_table(ctx, c);
