@@ -191,6 +191,7 @@ void BasicHttpSession<Stream>::on_read(beast::error_code ec) {
       if (s.access.invisible) continue;  // HTTP carries no login: nobody may see it here
       j.push_back(listing_json(s));  // the same serialiser as the `tables` command
     }
+    for (auto& [item, line] : lobby_.remote_tables()) j.push_back(std::move(item));
     respond(make(http::status::ok, json_text(j) + "\n", "application/json"));
     return;
   }

@@ -148,6 +148,7 @@ void Lobby::disconnected(const std::shared_ptr<Client>& client) {
   // A token stays valid for its lifetime after the last connection that used it.
   if (!client->token_selector.empty()) tokens_.touch(client->token_selector, now_ms());
   const std::string guest_gone = presence_.go_offline(client);
+  if (remote_feed_) feed_user_changed(client, client->user);
   if (!guest_gone.empty()) guest_left(guest_gone);
   for (const auto& table : client->watched_tables()) table->watcher_closed(client);
   forwarded_client_gone(client);
@@ -250,6 +251,10 @@ void Lobby::dispatch(Ctx& ctx, Command& c) {
       return cmd_tables(ctx, c);
     case Verb::kStandings:
       return cmd_standings(ctx, c);
+    case Verb::kWatch:
+    case Verb::kShow:
+    case Verb::kResync:
+      return to_table_or_remote(ctx, c);  // lobby_remote.cpp
     case Verb::kOpen:
       return cmd_open(ctx, c);
     case Verb::kTable:
@@ -399,6 +404,7 @@ void Lobby::cmd_challenge(Ctx& ctx, const Command& c) {
     std::string canonical =
         lower == to_lower(ctx.client->user) ? ctx.client->user : accounts_.canonical(lower);
     if (canonical.empty()) canonical = presence_.online_name(lower);  // a guest
+    if (canonical.empty()) canonical = cluster_user(lower);  // one of another node
     if (canonical.empty()) throw CommandError("no user named '" + who.substr(0, 30) + "'");
     for (const auto& s : seats) {
       if (s.kind == SeatKind::kUser && to_lower(s.name) == lower) {
@@ -427,7 +433,12 @@ void Lobby::cmd_challenge(Ctx& ctx, const Command& c) {
   });
   ctx.client->current = table;
   ctx.deferred = true;
-  table->create(ctx.caller(), ctx.done);
+  if (!remote_feed_) return table->create(ctx.caller(), ctx.done);
+  // Once the table is stored, its players connected to other nodes hear of it there.
+  table->create(ctx.caller(), [this, table, seats, creator = ctx.client->user, done = ctx.done] {
+    feed_table_made(table, seats, creator);
+    if (done) done();
+  });
 }
 
 std::shared_ptr<Table> Lobby::resolve_board(const Ctx& ctx, const Command& c) const {

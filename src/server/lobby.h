@@ -64,6 +64,8 @@ struct LobbyStats {
 
 struct MailCommand;
 
+class RemoteFeed;
+
 class Lobby : public TableServices {
  public:
   // `workers` run the CPU players; `hashing` (a separate, small pool) the password hashes, so
@@ -173,6 +175,15 @@ class Lobby : public TableServices {
                                              Table::ChatListener on_chat,
                                              std::function<void()> stored);
   std::vector<TableSummary> table_summaries() const;
+  // The events, presence, listings and notices of the other nodes (remote_feed.h; also its
+  // remote_follow()). Call before accepting connections; `feed` outlives the clients.
+  void set_remote_feed(RemoteFeed* feed);
+  // The visible tables of the other live nodes, as `tables` and /api/tables list them: each
+  // (listing_json item, listing_line text); none alone. Never blocks on the database.
+  std::vector<std::pair<nlohmann::json, std::string>> remote_tables() const;
+  // Who is online here: their names (sorted), and the name as logged in of `name` ("" if not).
+  std::vector<std::string> online_names() const { return presence_.names(); }
+  std::string online_name(const std::string& name) const { return presence_.online_name(name); }
 
   // Play by e-mail (issue 15; server/mail_session.h, mail_outbox.h).
   Accounts& accounts() { return accounts_; }
@@ -312,6 +323,25 @@ class Lobby : public TableServices {
   std::vector<store::MailRow> unsent_mail_;
   std::vector<store::MailSeenRow> seen_mail_;
   std::function<std::string(const std::string&)> address_check_;
+
+  RemoteFeed* remote_feed_ = nullptr;
+  // lobby_cluster.cpp: the feed told of a login or logout (`old_name` the client's name
+  // before), of a new table's players; the names online on the other nodes.
+  void feed_user_changed(const std::shared_ptr<Client>& client, const std::string& old_name);
+  void feed_table_made(const std::shared_ptr<Table>& table, const std::vector<SeatOwner>& seats,
+                       const std::string& creator);
+  std::vector<std::string> feed_names() const;
+  // Several nodes: the name of `name` (lower-case) as an account registered on another node
+  // since this one started (one round trip; then held here) or a guest online on another
+  // node; "" if neither, or alone.
+  std::string cluster_user(const std::string& name);
+  // lobby_remote.cpp: `watch`, `show` and `resync` of a table another live node serves,
+  // answered from the database (its stored events) when this node has no such table; the
+  // caller then follows it through the feed. False when it is no such command or table (the
+  // caller's own error stands). The node link may forward these instead (docs/CLUSTER.md).
+  bool answer_remote(Ctx& ctx, const Command& c);
+  // to_table(), then answer_remote() if this node has no such table.
+  void to_table_or_remote(Ctx& ctx, Command& c);
 
   mutable std::mutex mutex_;  // skipped_
   std::vector<SkippedTable> skipped_;

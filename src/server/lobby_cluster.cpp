@@ -4,7 +4,9 @@
 #include <spdlog/spdlog.h>
 
 #include "cluster/node.h"
+#include "core/text.h"
 #include "server/lobby.h"
+#include "server/remote_feed.h"
 
 namespace plateau::server {
 
@@ -64,6 +66,59 @@ void Lobby::catch_up_token(std::string_view token) {
   const auto selector = ResumeTokens::selector_of(token);
   if (!selector || tokens_.knows(*selector)) return;
   if (auto row = node_->token(*selector)) tokens_.restore({*row}, now_ms());
+}
+
+void Lobby::set_remote_feed(RemoteFeed* feed) {
+  remote_feed_ = feed;
+  remote_follow_ = feed;
+}
+
+std::vector<std::pair<nlohmann::json, std::string>> Lobby::remote_tables() const {
+  std::vector<std::pair<nlohmann::json, std::string>> out;
+  if (!remote_feed_) return out;
+  for (auto& l : remote_feed_->remote_listing()) out.emplace_back(std::move(l.item), l.line);
+  return out;
+}
+
+std::vector<std::string> Lobby::feed_names() const {
+  return remote_feed_ ? remote_feed_->remote_names() : std::vector<std::string>{};
+}
+
+std::string Lobby::cluster_user(const std::string& name) {
+  if (!node_) return "";
+  if (auto row = node_->account(name)) {
+    if (accounts_.canonical(row->name).empty()) accounts_.restore({*row});
+    return row->name;
+  }
+  for (const auto& n : feed_names()) {
+    if (to_lower(n) == name) return n;
+  }
+  return "";
+}
+
+void Lobby::feed_user_changed(const std::shared_ptr<Client>& client, const std::string& old_name) {
+  if (!remote_feed_) return;
+  remote_feed_->presence_changed(old_name);
+  if (client->user != old_name) {
+    remote_feed_->presence_changed(client->user);
+    if (!old_name.empty()) remote_feed_->left(client, old_name);
+  }
+  // A player of tables of other nodes follows them here (read on the feed's thread).
+  if (!client->gone && !client->user.empty() && client->user != old_name) {
+    remote_feed_->arrived(client, client->user);
+  }
+}
+
+void Lobby::feed_table_made(const std::shared_ptr<Table>& table,
+                            const std::vector<SeatOwner>& seats, const std::string& creator) {
+  if (!remote_feed_ || find_table(table->game_name(), table->number()) != table) return;
+  std::vector<std::string> seated;
+  for (const auto& s : seats) {
+    if (s.kind == SeatKind::kUser && to_lower(s.name) != to_lower(creator)) {
+      seated.push_back(s.name);
+    }
+  }
+  remote_feed_->notify_seated(table->id(), table->game_name(), table->number(), seated);
 }
 
 }  // namespace plateau::server

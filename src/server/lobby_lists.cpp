@@ -16,6 +16,11 @@ using nlohmann::json;
 
 void Lobby::cmd_who(Ctx& ctx) {
   std::vector<std::string> names = presence_.names();
+  // And those of the other live nodes (as read at most a second ago), each name once.
+  for (auto& n : feed_names()) {
+    if (presence_.online_name(n).empty()) names.push_back(std::move(n));
+  }
+  std::sort(names.begin(), names.end());
   std::vector<std::string> lines{std::to_string(names.size()) + " online: " + join(names, " ")};
   ctx.reply(list_event("who", names, lines));
 }
@@ -89,6 +94,11 @@ void Lobby::cmd_tables(Ctx& ctx, const Command& c) {
     if (!may_reach(s.access, ctx.client->user)) continue;
     items.push_back(listing_json(s));  // the same serialiser as /api/tables
     lines.push_back(listing_line(s));
+  }
+  for (auto& [item, line] : remote_tables()) {  // the other live nodes' visible tables
+    if (!c.game.empty() && item.value("game", "") != c.game) continue;
+    items.push_back(std::move(item));
+    lines.push_back(std::move(line));
   }
   if (lines.empty()) lines.push_back("No tables.");
   ctx.reply(list_event("tables", items, lines));

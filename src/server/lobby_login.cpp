@@ -16,7 +16,9 @@ namespace plateau::server {
 using nlohmann::json;
 
 void Lobby::set_user(const std::shared_ptr<Client>& client, const std::string& user, bool guest) {
+  const std::string old_name = client->user;
   const std::string guest_gone = presence_.set_user(client, user, guest);
+  feed_user_changed(client, old_name);
   if (!guest_gone.empty()) guest_left(guest_gone);
 }
 

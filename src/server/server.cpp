@@ -14,6 +14,7 @@
 #include "server/http_session.h"
 #include "server/lobby.h"
 #include "server/rate_limited_log.h"
+#include "server/remote_feed.h"
 #include "server/text_session.h"
 #include "server/tls.h"
 #include "store/store.h"
@@ -215,6 +216,19 @@ int run_server(const ServerOptions& options) {
   }
   lobby.restore();
   lobby.discard_abandoned_guest_tables();
+  // The events, presence, listings and notices of the other nodes (remote_feed.h); stopped
+  // before the lobby goes, whichever way this function ends.
+  std::unique_ptr<RemoteFeed> feed;
+  if (node) {
+    feed = std::make_unique<RemoteFeed>(lobby, cluster::FeedOptions{store_url, options.node_id});
+    lobby.set_remote_feed(feed.get());
+  }
+  struct StopFeed {
+    RemoteFeed* feed;
+    ~StopFeed() {
+      if (feed) feed->stop();
+    }
+  } stop_feed{feed.get()};
   if (node) {
     node->start(
         [&lobby](std::vector<cluster::LoadedTable> tables, std::int64_t downtime_ms) {
@@ -222,6 +236,7 @@ int run_server(const ServerOptions& options) {
         },
         [&lobby] { lobby.recheck_tables(); });
   }
+  if (feed) feed->start();
 
   auto http_settings = std::make_shared<HttpSettings>();
   http_settings->web_dir = options.web_dir;

@@ -1,0 +1,332 @@
+#include "cluster/event_feed.h"
+
+#include <libpq-fe.h>
+#include <poll.h>
+#include <spdlog/spdlog.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include <charconv>
+#include <chrono>
+
+#include "cluster/cluster_db.h"
+#include "cluster/feed_db.h"
+
+namespace plateau::cluster {
+
+namespace {
+
+std::int64_t steady_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+// A page is read again at once when full; past this many pages in one round the table waits
+// for the next round (the others' batches are not starved by one long catch-up).
+constexpr int kPagesPerRound = 4;
+
+}  // namespace
+
+std::optional<BatchNotice> parse_batch_notice(const std::string& payload) {
+  if (payload.size() > 100) return std::nullopt;
+  std::int64_t v[4];
+  const char* p = payload.data();
+  const char* end = p + payload.size();
+  for (int i = 0; i < 4; ++i) {
+    auto [next, ec] = std::from_chars(p, end, v[i]);
+    if (ec != std::errc() || next == p || v[i] < 0) return std::nullopt;
+    p = next;
+    if (i < 3) {
+      if (p == end || *p != ',') return std::nullopt;
+      ++p;
+    }
+  }
+  if (p != end || v[0] <= 0 || v[1] <= 0 || v[1] > v[2]) return std::nullopt;
+  return BatchNotice{v[0], v[1], v[2], v[3]};
+}
+
+// The LISTEN connection: raw libpq, for its socket and PQnotifies.
+struct EventFeed::Listen {
+  PGconn* conn = nullptr;
+  ~Listen() {
+    if (conn) PQfinish(conn);
+  }
+};
+
+EventFeed::EventFeed(FeedOptions options, FeedSink& sink)
+    : options_(std::move(options)), sink_(sink) {
+  url_ = url_for_node(options_.url, options_.node_id);
+  wake_fd_ = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+  if (wake_fd_ < 0) throw std::runtime_error("event feed: eventfd failed");
+}
+
+EventFeed::~EventFeed() {
+  stop();
+  if (wake_fd_ >= 0) close(wake_fd_);
+}
+
+void EventFeed::start() {
+  thread_ = std::thread([this] { loop(); });
+}
+
+void EventFeed::stop() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  const std::uint64_t one = 1;
+  [[maybe_unused]] auto n = ::write(wake_fd_, &one, sizeof one);
+  if (thread_.joinable()) thread_.join();
+}
+
+void EventFeed::want(std::int64_t table_id) {
+  {
+    std::lock_guard lock(mutex_);
+    wanted_.insert(table_id);
+  }
+  const std::uint64_t one = 1;
+  [[maybe_unused]] auto n = ::write(wake_fd_, &one, sizeof one);
+}
+
+void EventFeed::wake() {
+  const std::uint64_t one = 1;
+  [[maybe_unused]] auto n = ::write(wake_fd_, &one, sizeof one);
+}
+
+void EventFeed::presence_changed(const std::string& name) {
+  {
+    std::lock_guard lock(mutex_);
+    presence_.insert(name);
+  }
+  const std::uint64_t one = 1;
+  [[maybe_unused]] auto n = ::write(wake_fd_, &one, sizeof one);
+}
+
+void EventFeed::publish(std::string payload) {
+  if (payload.size() > kMaxNoticeBytes) {
+    spdlog::warn("node {}: a notice of {} bytes is too long; dropped", options_.node_id,
+                 payload.size());
+    return;
+  }
+  {
+    std::lock_guard lock(mutex_);
+    if (outbox_.size() >= 10000) {
+      spdlog::warn("node {}: too many notices waiting; one dropped", options_.node_id);
+      return;
+    }
+    outbox_.push_back(std::move(payload));
+  }
+  const std::uint64_t one = 1;
+  [[maybe_unused]] auto n = ::write(wake_fd_, &one, sizeof one);
+}
+
+Connection& EventFeed::ready_write() {
+  if (!write_) {
+    write_ = std::make_unique<Connection>(url_);
+    ensure_feed_tables(*write_);
+    presence_all_ = true;
+  } else if (!write_->ok()) {
+    write_->reconnect();
+    presence_all_ = true;
+  }
+  return *write_;
+}
+
+Connection& EventFeed::ready_query() {
+  if (!query_) {
+    query_ = std::make_unique<Connection>(url_);
+  } else if (!query_->ok()) {
+    query_->reconnect();
+  }
+  return *query_;
+}
+
+void EventFeed::query_failed(const char* what, const std::exception& e) {
+  spdlog::warn("node {}: cannot read {}: {}", options_.node_id, what, e.what());
+  query_.reset();
+}
+
+bool EventFeed::listen() {
+  if (listen_ && listen_->conn && PQstatus(listen_->conn) == CONNECTION_OK) return true;
+  listen_ = std::make_unique<Listen>();
+  // The same keepalives as the other connections (pg_connection.h): a vanished server is
+  // noticed, and the feed reconnects and reads what it missed.
+  // (url_for_node gave a URI its query string already.)
+  const bool uri = url_.starts_with("postgresql://") || url_.starts_with("postgres://");
+  const std::string url = uri ? url_ +
+                                    "&connect_timeout=5&keepalives_idle=30&keepalives_interval=10"
+                                    "&keepalives_count=3"
+                              : url_ +
+                                    " connect_timeout=5 keepalives_idle=30 keepalives_interval=10"
+                                    " keepalives_count=3";
+  listen_->conn = PQconnectdb(url.c_str());
+  if (PQstatus(listen_->conn) != CONNECTION_OK) {
+    // Once per outage: it retries twice a second meanwhile.
+    if (failures_++ == 0) {
+      spdlog::warn("node {}: event feed cannot connect (retrying): {}", options_.node_id,
+                   store::pg::redact_url(PQerrorMessage(listen_->conn)));
+    }
+    listen_.reset();
+    return false;
+  }
+  PGresult* r = PQexec(listen_->conn, "LISTEN plateau_events; LISTEN plateau_notices");
+  const bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+  PQclear(r);
+  if (!ok) {
+    spdlog::warn("node {}: event feed cannot LISTEN: {}", options_.node_id,
+                 PQerrorMessage(listen_->conn));
+    listen_.reset();
+    return false;
+  }
+  PQsetnonblocking(listen_->conn, 1);
+  failures_ = 0;
+  if (listens_.fetch_add(1) > 0) {
+    spdlog::info("node {}: event feed listening again; followed tables read again",
+                 options_.node_id);
+  }
+  // Whatever was committed while nobody listened is read from each cursor.
+  resync_all_ = true;
+  presence_all_ = true;
+  return true;
+}
+
+void EventFeed::drain_notifications() {
+  if (!listen_ || !listen_->conn) return;
+  if (!PQconsumeInput(listen_->conn) || PQstatus(listen_->conn) != CONNECTION_OK) {
+    spdlog::warn("node {}: event feed lost its connection: {}", options_.node_id,
+                 PQerrorMessage(listen_->conn));
+    listen_.reset();
+    return;
+  }
+  int bad = 0;
+  while (PGnotify* n = PQnotifies(listen_->conn)) {
+    const std::string channel = n->relname ? n->relname : "";
+    std::string payload = n->extra ? n->extra : "";
+    PQfreemem(n);
+    if (channel == "plateau_events") {
+      if (auto b = parse_batch_notice(payload)) {
+        to_read_.insert(b->table_id);
+      } else if (++bad == 1) {
+        spdlog::warn("node {}: a malformed plateau_events notification dropped", options_.node_id);
+      }
+    } else if (channel == "plateau_notices") {
+      sink_.notice(payload);
+    }
+  }
+}
+
+void EventFeed::read_table(std::int64_t table_id) {
+  for (int page = 0; page < kPagesPerRound; ++page) {
+    const auto cursor = sink_.cursor(table_id);
+    if (!cursor) return;
+    auto rows = events_after(ready_write(), table_id, *cursor, options_.rows_per_read);
+    const bool full = static_cast<int>(rows.size()) == options_.rows_per_read;
+    if (!rows.empty()) sink_.deliver(table_id, std::move(rows));
+    if (!full) return;
+  }
+  to_read_.insert(table_id);  // more next round
+}
+
+void EventFeed::work() {
+  // The database was unreachable a moment ago: what waits stays queued until the next try.
+  if (steady_ms() < write_retry_at_) return;
+  std::set<std::string> presence;
+  std::deque<std::string> outbox;
+  {
+    std::lock_guard lock(mutex_);
+    to_read_.insert(wanted_.begin(), wanted_.end());
+    wanted_.clear();
+    presence.swap(presence_);
+    outbox.swap(outbox_);
+  }
+  if (resync_all_) {
+    for (auto id : sink_.followed()) to_read_.insert(id);
+  }
+  try {
+    Connection& db = ready_write();
+    if (presence_all_) {
+      reset_presence(db, options_.node_id, sink_.online_names());
+      presence_all_ = false;
+      presence.clear();
+      listing_.clear();  // and the listing written again
+    }
+    for (const auto& name : presence) set_present(db, options_.node_id, name, sink_.online(name));
+    presence.clear();
+    while (!outbox.empty()) {
+      db.run("SELECT pg_notify('plateau_notices', $1)", store::pg::Params().text(outbox.front()));
+      outbox.pop_front();
+    }
+    resync_all_ = false;
+    while (!to_read_.empty()) {
+      const std::int64_t id = *to_read_.begin();
+      to_read_.erase(to_read_.begin());
+      try {
+        read_table(id);
+      } catch (const store::pg::ConnectionLost&) {
+        to_read_.insert(id);
+        throw;
+      }
+    }
+    const std::int64_t now = steady_ms();
+    const bool refresh = now - listing_at_ms_ >= 1000;
+    if (refresh) {
+      listing_at_ms_ = now;
+      std::string listing = sink_.listing();
+      if (listing != listing_) {
+        put_listing(db, options_.node_id, listing);
+        listing_ = std::move(listing);
+      }
+    }
+    sink_.round(db, refresh);
+    write_failures_ = 0;
+  } catch (const std::exception& e) {
+    // Once per outage; meanwhile tried again twice a second.
+    if (write_failures_++ == 0) {
+      spdlog::warn("node {}: event feed (retrying): {}", options_.node_id, e.what());
+    }
+    write_retry_at_ = steady_ms() + 500;
+    write_.reset();
+    // What was not done is done again once the database is back: every followed table from
+    // its cursor, every presence row; undelivered notices are lost (logged).
+    resync_all_ = true;
+    presence_all_ = true;
+    if (!outbox.empty()) {
+      spdlog::warn("node {}: {} notices lost (the database cannot be reached)", options_.node_id,
+                   outbox.size());
+    }
+  }
+}
+
+void EventFeed::wait_for_input() {
+  pollfd fds[2] = {{wake_fd_, POLLIN, 0}, {-1, POLLIN, 0}};
+  if (listen_ && listen_->conn) fds[1].fd = PQsocket(listen_->conn);
+  // Work left over (a long catch-up, a lost connection): come back soon.
+  const int timeout =
+      (!to_read_.empty() || resync_all_) && steady_ms() >= write_retry_at_ ? 20 : options_.poll_ms;
+  ::poll(fds, fds[1].fd >= 0 ? 2 : 1, timeout);
+  std::uint64_t count = 0;
+  [[maybe_unused]] auto n = ::read(wake_fd_, &count, sizeof count);
+}
+
+void EventFeed::loop() {
+  std::int64_t retry_at = 0;
+  for (;;) {
+    {
+      std::lock_guard lock(mutex_);
+      if (stopping_) return;
+    }
+    try {
+      if (steady_ms() >= retry_at && !listen()) retry_at = steady_ms() + 500;
+      drain_notifications();
+      // Lost just now: listen again at once (listen() reads every followed table again).
+      if (!listen_ && steady_ms() >= retry_at && !listen()) retry_at = steady_ms() + 500;
+      work();
+    } catch (const std::exception& e) {
+      spdlog::warn("node {}: event feed: {}", options_.node_id, e.what());
+    }
+    wait_for_input();
+  }
+}
+
+}  // namespace plateau::cluster
