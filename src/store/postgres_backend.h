@@ -41,6 +41,12 @@ class PostgresBackend final : public Backend {
 
  private:
   void migrate();
+  // The group in one pipeline and a COMMIT. Returns false, nothing stored and no transaction
+  // left open, if a statement failed or a fence refused (the caller then finds the failing
+  // batch); sets out.batch_errors of batches that could not be sent (a NUL byte). Throws what
+  // the COMMIT throws, or pg::ConnectionLost if the server cannot be reached.
+  bool commit_pipelined(std::span<const Batch* const> batches, std::int64_t alive_ms,
+                        GroupOutcome& out);
   // Runs `sql` (a BEGIN), on a new connection if the old one was lost; throws
   // pg::ConnectionLost if the server cannot be reached.
   void begin(const char* sql);
