@@ -42,8 +42,10 @@ class PipelineSink final : public PgSink {
     fences.emplace_back(statements.size(), op);
     statements.push_back({kFenceSql, Params().integer(op.table_id)});
   }
+  void notify(std::string payload) override { notifications.push_back(std::move(payload)); }
   std::vector<pg::Statement> statements;
   std::vector<std::pair<std::size_t, FenceTable>> fences;
+  std::vector<std::string> notifications;  // sent at the end, in one statement
 };
 
 constexpr const char* kAliveSql =
@@ -235,21 +237,24 @@ Snapshot PostgresBackend::load(std::size_t events_per_table) {
 
 bool PostgresBackend::commit_pipelined(std::span<const Batch* const> batches,
                                        std::int64_t alive_ms, GroupOutcome& out) {
+  // No savepoints: if anything fails, all of it is rolled back and the slow path runs (each
+  // savepoint would also be a subtransaction for the server to track).
   PipelineSink sink;
   sink.run("BEGIN", Params());
   for (std::size_t i = 0; i < batches.size(); ++i) {
-    const std::size_t statements = sink.statements.size(), fences = sink.fences.size();
+    const std::size_t statements = sink.statements.size(), fences = sink.fences.size(),
+                      notifications = sink.notifications.size();
     try {
-      sink.run("SAVEPOINT batch", Params());
       write_batch(sink, *batches[i]);
-      sink.run("RELEASE SAVEPOINT batch", Params());
     } catch (...) {
       // A value that cannot be sent (a NUL byte): the batch fails alone, nothing of it sent.
       out.batch_errors[i] = std::current_exception();
       sink.statements.resize(statements);
       sink.fences.resize(fences);
+      sink.notifications.resize(notifications);
     }
   }
+  notify_all(sink, sink.notifications);
   sink.run(kAliveSql, Params().integer(alive_ms).text(alive_key_));
   std::vector<pg::Result> results;
   for (int attempt = 0;; ++attempt) {

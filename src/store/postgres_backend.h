@@ -3,8 +3,14 @@
 // Backend as SQLite's, over one libpq connection. Opening applies the missing migrations
 // (postgres_migrations.cpp, the same versions as SQLite's; the version is the one row of
 // plateau_schema), each in one transaction under an advisory lock, so two servers opening one
-// new database do not both migrate it. A group is one transaction with a SAVEPOINT per batch;
-// the session runs with synchronous_commit=on, so COMMIT returns once the group is durable.
+// new database do not both migrate it. A group is one transaction; the session runs with
+// synchronous_commit=on, so COMMIT returns once the group is durable.
+//
+// A group costs two round trips to the server: all its statements at once (libpq's pipeline
+// mode, no savepoints, the events' notifications in one statement), then COMMIT once every
+// fence agreed. Only when a batch fails is the group rolled back and run again statement by
+// statement, each batch in a SAVEPOINT, so that the failing batch alone is undone
+// (docs/PERFORMANCE.md "Server on PostgreSQL").
 //
 // A lost connection fails the group in progress (GroupOutcome::commit_error: nothing of it is
 // told as stored) and the next commit_group or load connects again; the Store goes on. One

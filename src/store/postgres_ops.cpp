@@ -216,13 +216,27 @@ void notify_events(PgSink& db, const Batch& batch) {
   }
   for (const auto& [id, r] : tables) {
     if (r.last == 0) continue;  // fenced, but no event
-    db.run("SELECT pg_notify('plateau_events', $1)",
-           Params().text(std::to_string(id) + "," + std::to_string(r.first) + "," +
-                         std::to_string(r.last) + "," + std::to_string(r.epoch)));
+    db.notify(std::to_string(id) + "," + std::to_string(r.first) + "," + std::to_string(r.last) +
+              "," + std::to_string(r.epoch));
   }
 }
 
 }  // namespace
+
+void PgSink::notify(std::string payload) {
+  run("SELECT pg_notify('plateau_events', $1)", Params().text(payload));
+}
+
+void notify_all(PgSink& sink, const std::vector<std::string>& payloads) {
+  if (payloads.empty()) return;
+  // A text[] literal: each payload is digits and commas, quoted.
+  std::string array = "{";
+  for (const std::string& p : payloads) array += (array.size() > 1 ? ",\"" : "\"") + p + "\"";
+  array += "}";
+  sink.run("SELECT pg_notify('plateau_events', p) FROM unnest($1::text[]) WITH ORDINALITY AS "
+           "n(p, i) ORDER BY i",
+           Params().text(array));
+}
 
 void check_fence(const FenceTable& op, const pg::Result& row) {
   if (row.rows() == 0) return;

@@ -21,7 +21,13 @@ class PgSink {
   // owner and epoch; the row stays locked (FOR UPDATE) until the transaction ends, so a
   // takeover's UPDATE waits for this commit and raises the epoch after it, never before.
   virtual void fence(const FenceTable& op) = 0;
+  // Announces events to the other nodes (write_batch): by default one pg_notify statement.
+  virtual void notify(std::string payload);
 };
+
+// Sends every payload of `payloads` (from a PgSink's notify) as one statement, in order: the
+// same notifications as one pg_notify each, with one statement for a whole group.
+void notify_all(PgSink& sink, const std::vector<std::string>& payloads);
 
 // The fence's statement and the check of its result (one row: owner, epoch; none if the table
 // row is gone, which passes). Throws TableFenced if the row names another owner or epoch.
