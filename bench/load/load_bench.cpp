@@ -10,7 +10,8 @@
 // --max-connections-per-address and --max-connections raised to the number of clients + 64.
 //
 // --nodes N (PostgreSQL): N nodes on one database, the games spread over them (both players of
-// a game on the node that opened it). --kill-after S kills the last node with SIGKILL S seconds
+// a game on the node that opened it; with --spread the second player on the next node, its
+// commands forwarded to the owner by the node link). --kill-after S kills the last node with SIGKILL S seconds
 // into the measurement and reports how long until its tables are owned by the others; its
 // robots stop, and a move they had sent unanswered may be stored or not (nobody was told).
 //
@@ -142,6 +143,19 @@ RunResult run_once(const Options& opt, const std::string& store) {
                                     robots.game_name);
     check = b::compare_moves(robots.acked, stored, robots.in_flight);
   }
+  // Moves sent through a node that does not own the table (forwarded by the node link), by the
+  // owner at the end (after a kill: the table's new owner, so its earlier moves count as
+  // forwarded; the share is reported without a kill).
+  long forwarded = 0;
+  if (pg && nodes > 1) {
+    const auto owners = b::table_owners(url, robots.game_name);
+    for (const auto& [board, via] : robots.acked_via) {
+      auto o = owners.find(board);
+      for (const auto& [node, n] : via) {
+        if (o == owners.end() || o->second != peers[node].node_id) forwarded += n;
+      }
+    }
+  }
   std::cout << peer_label(store, nodes) << ": connections " << opt.load.connections << ", games "
             << opt.load.games << " (" << opt.load.game << "), offered "
             << (opt.load.rate > 0 ? std::to_string(static_cast<long>(opt.load.rate)) + " moves/s"
@@ -149,7 +163,16 @@ RunResult run_once(const Options& opt, const std::string& store) {
             << ", " << secs << " s measured\n";
   if (pg) {
     std::cout << "store: PostgreSQL 15 (fsync " << opt.pg_fsync << ", synchronous_commit on)";
-    if (nodes > 1) std::cout << "; games spread over the nodes, both players on the owner";
+    if (nodes > 1) {
+      std::cout << "; games spread over the nodes, "
+                << (opt.load.spread ? "the second player on the next node"
+                                    : "both players on the node that opened the game")
+                << "; moves through a node not owning the table " << forwarded << " ("
+                << (robots.moves > 0 ? 100.0 * static_cast<double>(forwarded) /
+                                           static_cast<double>(robots.moves)
+                                     : 0.0)
+                << " %)";
+    }
     std::cout << "\n";
   }
   RunResult r;
@@ -266,6 +289,9 @@ int main(int argc, char** argv) {
   app.add_option("--nodes", opt.nodes, "Nodes on the PostgreSQL database (games spread over them)")
       ->check(CLI::Range(1, 8))
       ->capture_default_str();
+  app.add_flag("--spread", opt.load.spread,
+               "With --nodes: the two players of a game on different nodes (needs the node "
+               "link's forwarding)");
   app.add_option("--kill-after", opt.kill_after,
                  "With --nodes: SIGKILL the last node this many seconds into the measurement "
                  "and time the takeover of its tables")

@@ -21,7 +21,9 @@ Robots::Robots(const LoadOptions& o, std::shared_ptr<const Game> g, bool e,
   const int nodes = static_cast<int>(endpoints.size());
   for (int i = 0; i < opt.connections; ++i) {
     conns.push_back(std::make_shared<Conn>(*this, io, i));
-    conns.back()->node = i < 2 * opt.games ? (i / 2) % nodes : i % nodes;
+    int node = i < 2 * opt.games ? (i / 2) % nodes : i % nodes;
+    if (opt.spread && i < 2 * opt.games && i % 2 == 1) node = (node + 1) % nodes;
+    conns.back()->node = node;
   }
   for (int g = 0; g < opt.games; ++g) {
     PairGame pg;
@@ -135,6 +137,7 @@ void Robots::on_move(Conn& c, int board, int ply, const std::string& move) {
   latencies_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - pg.sent).count());
   ++moves;
   acked[board].push_back(move);
+  ++acked_via[board][c.node];
   pg.state->apply(pg.state->parse_move(move));
   next(c.game);
 }

@@ -4,8 +4,9 @@
 // move sent is legal) game after game, recording every acknowledged move and its latency from
 // sending `move BOARD MOVE#n` to the move line of the answer.
 //
-// With several nodes, a game's two robots connect to the same node (the node that opens its
-// board), games spread round-robin over the nodes: commands are not forwarded between nodes.
+// With several nodes, games spread round-robin over the nodes; a game's two robots connect to
+// the same node (the node that opens its board), or with `spread` the second one to the next
+// node (the node link forwards its commands to the owner).
 // A robot whose node is killed stops; the move it had sent unanswered is kept as in flight
 // (it may be stored or not: nobody was told).
 #include <chrono>
@@ -30,6 +31,9 @@ struct LoadOptions {
   std::string game = "bohnduell(supply=20)";
   double rate = 0;  // offered moves/s in all (think time between moves); 0: as fast as possible
   std::uint64_t seed = 1;
+  // Several nodes: the second player of each game on the next node (its commands reach the
+  // table's owner only through the node link); otherwise both on the same node.
+  bool spread = false;
 };
 
 struct Robots;
@@ -113,6 +117,7 @@ struct Robots {
   long closed_by_server = 0;  // connections the server closed before the end
   std::map<int, std::vector<std::string>> acked;  // board -> moves acknowledged, by ply
   std::map<int, std::string> in_flight;  // board -> move sent, unanswered when its node died
+  std::map<int, std::map<int, long>> acked_via;  // board -> node index -> moves acked through it
 };
 
 }  // namespace plateau::bench

@@ -17,6 +17,10 @@ using MovesByBoard = std::map<int, std::vector<std::string>>;
 MovesByBoard stored_moves_sqlite(const std::string& path, const std::string& game);
 MovesByBoard stored_moves_postgres(const std::string& url, const std::string& game);
 
+// Board number -> the id of the node that owns its table now (`tables.owner` in the PostgreSQL
+// database `url`), for the tables of game `game`.
+std::map<int, std::string> table_owners(const std::string& url, const std::string& game);
+
 // The comparison of the acknowledged moves with the stored ones, board by board.
 struct StoreCheck {
   long stored = 0;      // moves stored for the boards of the run (all boards of the game)
