@@ -29,6 +29,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -113,11 +114,21 @@ RunResult run_once(const Options& opt, const std::string& store) {
 
   b::Robots robots(opt.load, plateau::make_game(opt.load.game), echo, endpoints);
   double load_at_start = -1;
+  // CPU seconds of the servers, the PostgreSQL cluster and this process over the measurement.
+  const int pg_port = pg ? std::stoi(url.substr(url.rfind(':') + 1)) : 0;
+  auto cpu_now = [&] {
+    std::array<double, 3> c{0, pg ? b::postgres_cpu_seconds(pg_port) : 0,
+                            b::cpu_seconds(::getpid())};
+    for (const auto& p : peers) c[0] += p.killed ? 0 : b::cpu_seconds(p.pid);
+    return c;
+  };
+  std::array<double, 3> cpu_start{}, cpu_end{};
   asio::steady_timer kill_timer(robots.io);
   std::unique_ptr<b::TakeoverWatch> watch;
   const bool kill = pg && nodes > 1 && opt.kill_after > 0;
   robots.run([&] {
     load_at_start = b::load_average();
+    cpu_start = cpu_now();
     if (!kill) return;
     kill_timer.expires_after(std::chrono::milliseconds(static_cast<long>(opt.kill_after * 1000)));
     kill_timer.async_wait([&](boost::system::error_code ec) {
@@ -128,6 +139,7 @@ RunResult run_once(const Options& opt, const std::string& store) {
     });
   });
   const double load_at_end = b::load_average();
+  cpu_end = cpu_now();
   kill_timer.cancel();
   long taken_tables = 0;
   std::chrono::duration<double> takeover{-1};
@@ -193,6 +205,16 @@ RunResult run_once(const Options& opt, const std::string& store) {
   std::snprintf(buf, sizeof buf, "; load average %.2f at the start, %.2f at the end\n",
                 load_at_start, load_at_end);
   std::cout << buf;
+  if (!kill && robots.moves > 0) {
+    const double n = static_cast<double>(robots.moves) / 1e6;
+    std::snprintf(buf, sizeof buf,
+                  "CPU per move: servers %.0f us, PostgreSQL %.0f us, robots %.0f us "
+                  "(CPU seconds in all: %.1f, %.1f, %.1f)\n",
+                  (cpu_end[0] - cpu_start[0]) / n, (cpu_end[1] - cpu_start[1]) / n,
+                  (cpu_end[2] - cpu_start[2]) / n, cpu_end[0] - cpu_start[0],
+                  cpu_end[1] - cpu_start[1], cpu_end[2] - cpu_start[2]);
+    std::cout << buf;
+  }
   if (kill) {
     std::snprintf(buf, sizeof buf,
                   "takeover: node %s killed (SIGKILL) %.1f s in; its %ld tables owned by the "

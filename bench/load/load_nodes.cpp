@@ -5,7 +5,10 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cctype>
 #include <fstream>
+#include <iterator>
+#include <sstream>
 #include <stdexcept>
 
 #include "echo_server.h"
@@ -30,6 +33,54 @@ long status_kib(pid_t pid, const std::string& field) {
     if (line.rfind(field + ":", 0) == 0) return std::stol(line.substr(field.size() + 1));
   }
   return -1;
+}
+
+double cpu_seconds(pid_t pid, bool children) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  // Fields after the command name (in parentheses, which may hold spaces): state is field 3;
+  // utime, stime, cutime, cstime are fields 14 to 17.
+  const auto close = stat.rfind(')');
+  if (close == std::string::npos) return -1;
+  std::istringstream fields(stat.substr(close + 2));
+  std::vector<std::string> f((std::istream_iterator<std::string>(fields)),
+                             std::istream_iterator<std::string>());
+  if (f.size() < 15) return -1;
+  double ticks = std::stod(f[11]) + std::stod(f[12]);
+  if (children) ticks += std::stod(f[13]) + std::stod(f[14]);
+  return ticks / static_cast<double>(::sysconf(_SC_CLK_TCK));
+}
+
+double postgres_cpu_seconds(int port) {
+  pid_t postmaster = -1;
+  std::error_code ec;
+  for (const auto& d : std::filesystem::directory_iterator("/tmp", ec)) {
+    if (d.path().filename().string().rfind("plateau-pg-", 0) != 0) continue;
+    std::ifstream pidfile(d.path() / "data" / "postmaster.pid");
+    std::string pid, dir, started, listen_port;
+    if (std::getline(pidfile, pid) && std::getline(pidfile, dir) &&
+        std::getline(pidfile, started) && std::getline(pidfile, listen_port) &&
+        listen_port == std::to_string(port)) {
+      postmaster = std::stoi(pid);
+      break;
+    }
+  }
+  if (postmaster <= 0) return -1;
+  double total = cpu_seconds(postmaster, true);
+  for (const auto& d : std::filesystem::directory_iterator("/proc", ec)) {
+    const std::string name = d.path().filename().string();
+    if (name.empty() || !std::isdigit(static_cast<unsigned char>(name[0]))) continue;
+    std::ifstream in(d.path() / "stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    std::istringstream fields(stat.substr(close + 2));
+    std::string state;
+    long parent = 0;
+    fields >> state >> parent;
+    if (parent == postmaster) total += cpu_seconds(std::stoi(name));
+  }
+  return total;
 }
 
 double load_average() {

@@ -21,6 +21,14 @@ std::uint16_t free_port();
 // A field of /proc/PID/status in KiB ("VmHWM": peak resident memory, "VmRSS"), -1 if unknown.
 long status_kib(pid_t pid, const std::string& field);
 
+// CPU time used by process `pid` so far (user + system), in seconds; with `children`, also by
+// its children that ended (a PostgreSQL backend that disconnected). -1 if unknown.
+double cpu_seconds(pid_t pid, bool children = false);
+
+// CPU time used by the PostgreSQL cluster listening on `port` (started by pg_cluster.sh in
+// /tmp/plateau-pg-*): its postmaster, the backends that ended and those running. -1 if unknown.
+double postgres_cpu_seconds(int port);
+
 // The 1-minute load average of the machine (/proc/loadavg), -1 if unknown.
 double load_average();
 
