@@ -178,8 +178,10 @@ RunResult run_once(const Options& opt, const std::string& store) {
     if (nodes > 1) {
       std::cout << "; games spread over the nodes, "
                 << (opt.load.spread ? "the second player on the next node"
-                                    : "both players on the node that opened the game")
-                << "; moves through a node not owning the table " << forwarded << " ("
+                                    : "both players on the node that opened the game");
+    }
+    if (nodes > 1 && !kill) {
+      std::cout << "; moves through a node not owning the table " << forwarded << " ("
                 << (robots.moves > 0 ? 100.0 * static_cast<double>(forwarded) /
                                            static_cast<double>(robots.moves)
                                      : 0.0)
