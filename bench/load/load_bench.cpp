@@ -44,6 +44,7 @@
 #include "load_clients.h"
 #include "load_nodes.h"
 #include "server/asio.h"
+#include "store/pg_connection.h"
 #include "stored_moves.h"
 
 namespace {
@@ -57,6 +58,7 @@ struct Options {
   std::string server;
   std::vector<std::string> stores;  // "sqlite" and/or "postgresql", one run each
   int nodes = 1;
+  int threads = 0;  // each server's --threads; 0: its default
   double kill_after = 0;  // seconds into the measurement; 0: no kill
   std::string pg_fsync = "on";
   bool echo = false;     // also (or, without --server, only) run against the echo server
@@ -106,6 +108,7 @@ RunResult run_once(const Options& opt, const std::string& store) {
     spec.echo_threads = opt.echo_threads;
     spec.max_connections = opt.load.connections + 64;
     spec.store_url = url;
+    spec.threads = opt.threads;
     if (nodes > 1) spec.node_id = "n" + std::to_string(i + 1);
     spec.dir = dir / ("node" + std::to_string(i + 1));
     peers.push_back(b::start_peer(spec));
@@ -123,12 +126,25 @@ RunResult run_once(const Options& opt, const std::string& store) {
     return c;
   };
   std::array<double, 3> cpu_start{}, cpu_end{};
+  // The database's commits and WAL over the measurement (its statistics lag by up to a second).
+  std::unique_ptr<plateau::store::pg::Connection> stats_db;
+  if (pg) stats_db = std::make_unique<plateau::store::pg::Connection>(url);
+  auto db_now = [&]() -> std::pair<long, long> {
+    if (!stats_db) return {0, 0};
+    stats_db->exec("SELECT pg_stat_clear_snapshot()");
+    auto r = stats_db->run(
+        "SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()), "
+        "pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint");
+    return {static_cast<long>(r.integer(0, 0)), static_cast<long>(r.integer(0, 1))};
+  };
+  std::pair<long, long> db_start{}, db_end{};
   asio::steady_timer kill_timer(robots.io);
   std::unique_ptr<b::TakeoverWatch> watch;
   const bool kill = pg && nodes > 1 && opt.kill_after > 0;
   robots.run([&] {
     load_at_start = b::load_average();
     cpu_start = cpu_now();
+    db_start = db_now();
     if (!kill) return;
     kill_timer.expires_after(std::chrono::milliseconds(static_cast<long>(opt.kill_after * 1000)));
     kill_timer.async_wait([&](boost::system::error_code ec) {
@@ -140,6 +156,7 @@ RunResult run_once(const Options& opt, const std::string& store) {
   });
   const double load_at_end = b::load_average();
   cpu_end = cpu_now();
+  db_end = db_now();
   kill_timer.cancel();
   long taken_tables = 0;
   std::chrono::duration<double> takeover{-1};
@@ -216,6 +233,16 @@ RunResult run_once(const Options& opt, const std::string& store) {
                   (cpu_end[2] - cpu_start[2]) / n, cpu_end[0] - cpu_start[0],
                   cpu_end[1] - cpu_start[1], cpu_end[2] - cpu_start[2]);
     std::cout << buf;
+    if (pg) {
+      std::snprintf(buf, sizeof buf,
+                    "PostgreSQL: %.0f commits/s (%.1f moves each), %.1f KiB of WAL per move\n",
+                    static_cast<double>(db_end.first - db_start.first) / secs,
+                    static_cast<double>(robots.moves) /
+                        std::max(1.0, static_cast<double>(db_end.first - db_start.first)),
+                    static_cast<double>(db_end.second - db_start.second) / 1024.0 /
+                        static_cast<double>(robots.moves));
+      std::cout << buf;
+    }
   }
   if (kill) {
     std::snprintf(buf, sizeof buf,
@@ -313,6 +340,9 @@ int main(int argc, char** argv) {
   app.add_option("--nodes", opt.nodes, "Nodes on the PostgreSQL database (games spread over them)")
       ->check(CLI::Range(1, 8))
       ->capture_default_str();
+  app.add_option("--threads", opt.threads,
+                 "I/O threads of each plateau serve (--threads; default: the server's own)")
+      ->check(CLI::Range(1, 64));
   app.add_flag("--spread", opt.load.spread,
                "With --nodes: the two players of a game on different nodes (needs the node "
                "link's forwarding)");

@@ -127,6 +127,7 @@ namespace {
                                    cap,
                                    "--max-connections",
                                    cap};
+  if (spec.threads > 0) args.insert(args.end(), {"--threads", std::to_string(spec.threads)});
   if (!spec.store_url.empty()) args.insert(args.end(), {"--store", spec.store_url});
   if (!spec.node_id.empty()) {
     args.insert(args.end(), {"--node-id", spec.node_id, "--node-address",

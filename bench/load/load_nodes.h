@@ -39,6 +39,7 @@ struct PeerSpec {
   int max_connections = 0;  // --max-connections and --max-connections-per-address
   std::string store_url;  // --store; "" = the default SQLite database in the data directory
   std::string node_id;    // "" = a single server; else --node-id, --node-address, --node-port
+  int threads = 0;        // --threads (I/O threads); 0: the server's default
   std::filesystem::path dir;  // a fresh directory of its own (data directory, log)
 };
 
