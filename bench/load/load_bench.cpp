@@ -11,9 +11,10 @@
 //
 // --nodes N (PostgreSQL): N nodes on one database, the games spread over them (both players of
 // a game on the node that opened it; with --spread the second player on the next node, its
-// commands forwarded to the owner by the node link). --kill-after S kills the last node with SIGKILL S seconds
-// into the measurement and reports how long until its tables are owned by the others; its
-// robots stop, and a move they had sent unanswered may be stored or not (nobody was told).
+// commands forwarded to the owner by the node link). --kill-after S kills the last node with
+// SIGKILL S seconds into the measurement and reports how long until its tables are owned by the
+// others; its robots stop, and a move they had sent unanswered may be stored or not (nobody was
+// told).
 //
 // --echo runs the same clients, games and rate against a minimal Boost.Asio line-echo server
 // (echo_server.h) instead: every line comes straight back to its sender, so a move's
@@ -58,7 +59,7 @@ struct Options {
   std::string server;
   std::vector<std::string> stores;  // "sqlite" and/or "postgresql", one run each
   int nodes = 1;
-  int threads = 0;  // each server's --threads; 0: its default
+  int threads = 0;        // each server's --threads; 0: its default
   double kill_after = 0;  // seconds into the measurement; 0: no kill
   std::string pg_fsync = "on";
   bool echo = false;     // also (or, without --server, only) run against the echo server
@@ -150,8 +151,8 @@ RunResult run_once(const Options& opt, const std::string& store) {
     kill_timer.async_wait([&](boost::system::error_code ec) {
       if (ec) return;
       b::kill_peer(peers.back());
-      watch = std::make_unique<b::TakeoverWatch>(url, peers.back().node_id,
-                                                 std::chrono::seconds(30));
+      watch =
+          std::make_unique<b::TakeoverWatch>(url, peers.back().node_id, std::chrono::seconds(30));
     });
   });
   const double load_at_end = b::load_average();
@@ -199,9 +200,9 @@ RunResult run_once(const Options& opt, const std::string& store) {
     }
     if (nodes > 1 && !kill) {
       std::cout << "; moves through a node not owning the table " << forwarded << " ("
-                << (robots.moves > 0 ? 100.0 * static_cast<double>(forwarded) /
-                                           static_cast<double>(robots.moves)
-                                     : 0.0)
+                << (robots.moves > 0
+                        ? 100.0 * static_cast<double>(forwarded) / static_cast<double>(robots.moves)
+                        : 0.0)
                 << " %)";
     }
     std::cout << "\n";

@@ -72,8 +72,6 @@ struct PairGame {
 };
 
 struct Robots {
-
-
   // Makes the connections and pairs them (`endpoints`: one per node; game g on node
   // g % nodes). `echo`: the peer echoes every line (echo_server.h).
   Robots(const LoadOptions& opt, std::shared_ptr<const Game> game, bool echo,
@@ -114,7 +112,7 @@ struct Robots {
   long moves = 0;
   long games_finished = 0;
   long errors = 0;
-  long closed_by_server = 0;  // connections the server closed before the end
+  long closed_by_server = 0;                      // connections the server closed before the end
   std::map<int, std::vector<std::string>> acked;  // board -> moves acknowledged, by ply
   std::map<int, std::string> in_flight;  // board -> move sent, unanswered when its node died
   std::map<int, std::map<int, long>> acked_via;  // board -> node index -> moves acked through it

@@ -4,8 +4,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <cctype>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -105,28 +105,14 @@ namespace {
   }
   const std::string data = (spec.dir / "data").string();
   const std::string cap = std::to_string(spec.max_connections);
-  std::vector<std::string> args = {spec.server,
-                                   "serve",
-                                   "--data-dir",
-                                   data,
-                                   "--bind",
-                                   "127.0.0.1",
-                                   "--text-port",
-                                   std::to_string(text_port),
-                                   "--http-port",
-                                   std::to_string(free_port()),
-                                   "--biloba-port",
-                                   std::to_string(free_port()),
-                                   "--log-level",
-                                   "warn",
+  std::vector<std::string> args = {spec.server, "serve", "--data-dir", data, "--bind", "127.0.0.1",
+                                   "--text-port", std::to_string(text_port), "--http-port",
+                                   std::to_string(free_port()), "--biloba-port",
+                                   std::to_string(free_port()), "--log-level", "warn",
                                    // The robots play faster than a person: no flood limit.
-                                   "--rate",
-                                   "100000",
+                                   "--rate", "100000",
                                    // Every robot comes from 127.0.0.1.
-                                   "--max-connections-per-address",
-                                   cap,
-                                   "--max-connections",
-                                   cap};
+                                   "--max-connections-per-address", cap, "--max-connections", cap};
   if (spec.threads > 0) args.insert(args.end(), {"--threads", std::to_string(spec.threads)});
   if (!spec.store_url.empty()) args.insert(args.end(), {"--store", spec.store_url});
   if (!spec.node_id.empty()) {
@@ -205,9 +191,9 @@ TakeoverWatch::TakeoverWatch(std::string url, std::string dead_node,
       store::pg::Connection db(url_);
       bool first = true;
       while (std::chrono::steady_clock::now() - start < limit_) {
-        const long owned = db.run("SELECT count(*) FROM tables WHERE owner = $1",
-                                  store::pg::Params().text(dead_))
-                               .integer(0, 0);
+        const long owned =
+            db.run("SELECT count(*) FROM tables WHERE owner = $1", store::pg::Params().text(dead_))
+                .integer(0, 0);
         if (first) tables_ = owned;
         first = false;
         if (owned == 0) {

@@ -33,13 +33,13 @@ double postgres_cpu_seconds(int port);
 double load_average();
 
 struct PeerSpec {
-  std::string server;     // the plateau binary; unused for the echo server
-  bool echo = false;      // the echo server (echo_server.h) instead of `plateau serve`
-  int echo_threads = 2;   // its I/O threads
-  int max_connections = 0;  // --max-connections and --max-connections-per-address
-  std::string store_url;  // --store; "" = the default SQLite database in the data directory
-  std::string node_id;    // "" = a single server; else --node-id, --node-address, --node-port
-  int threads = 0;        // --threads (I/O threads); 0: the server's default
+  std::string server;         // the plateau binary; unused for the echo server
+  bool echo = false;          // the echo server (echo_server.h) instead of `plateau serve`
+  int echo_threads = 2;       // its I/O threads
+  int max_connections = 0;    // --max-connections and --max-connections-per-address
+  std::string store_url;      // --store; "" = the default SQLite database in the data directory
+  std::string node_id;        // "" = a single server; else --node-id, --node-address, --node-port
+  int threads = 0;            // --threads (I/O threads); 0: the server's default
   std::filesystem::path dir;  // a fresh directory of its own (data directory, log)
 };
 
@@ -47,8 +47,8 @@ struct Peer {
   pid_t pid = -1;
   std::uint16_t text_port = 0;
   std::string node_id;
-  std::string log;       // its standard error
-  bool killed = false;   // SIGKILLed by the run (reaped already)
+  std::string log;         // its standard error
+  bool killed = false;     // SIGKILLed by the run (reaped already)
   long peak_rss_kib = -1;  // VmHWM read just before it was stopped
   int exit_status = -1;    // its exit code after SIGTERM (-1: killed or signalled)
 };

@@ -30,8 +30,8 @@ MovesByBoard stored_moves_postgres(const std::string& url, const std::string& ga
 
 std::map<int, std::string> table_owners(const std::string& url, const std::string& game) {
   store::pg::Connection db(url);
-  store::pg::Result r = db.run("SELECT number, owner FROM tables WHERE game = $1",
-                               store::pg::Params().text(game));
+  store::pg::Result r =
+      db.run("SELECT number, owner FROM tables WHERE game = $1", store::pg::Params().text(game));
   std::map<int, std::string> out;
   for (int i = 0; i < r.rows(); ++i) out[static_cast<int>(r.integer(i, 0))] = r.text(i, 1);
   return out;

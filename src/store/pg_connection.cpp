@@ -270,8 +270,8 @@ const std::string& Connection::prepared(const char* sql, int params) {
 Result Connection::run(const char* sql, const Params& params) {
   const std::string& name = prepared(sql, static_cast<int>(params.size()));
   const std::vector<const char*> values = params.pointers();
-  return check(PQexecPrepared(conn_, name.c_str(), static_cast<int>(values.size()),
-                              values.data(), nullptr, nullptr, 0),
+  return check(PQexecPrepared(conn_, name.c_str(), static_cast<int>(values.size()), values.data(),
+                              nullptr, nullptr, 0),
                "query");
 }
 
@@ -320,11 +320,11 @@ std::vector<Result> Connection::pipeline(const std::vector<Statement>& statement
   if (PQsetnonblocking(conn_, 1) != 0) throw lost("pipeline");
   for (std::size_t i = 0; i < statements.size(); ++i) {
     const std::vector<const char*> values = statements[i].params.pointers();
-    const int sent = names[i] ? PQsendQueryPrepared(conn_, names[i]->c_str(),
-                                                    static_cast<int>(values.size()),
-                                                    values.data(), nullptr, nullptr, 0)
-                              : PQsendQueryParams(conn_, statements[i].sql, 0, nullptr, nullptr,
-                                                  nullptr, nullptr, 0);
+    const int sent =
+        names[i]
+            ? PQsendQueryPrepared(conn_, names[i]->c_str(), static_cast<int>(values.size()),
+                                  values.data(), nullptr, nullptr, 0)
+            : PQsendQueryParams(conn_, statements[i].sql, 0, nullptr, nullptr, nullptr, nullptr, 0);
     if (sent != 1) throw lost("pipeline");
     if (i % 64 == 63) flush_pipeline();
   }

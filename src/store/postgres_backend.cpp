@@ -235,8 +235,8 @@ Snapshot PostgresBackend::load(std::size_t events_per_table) {
   return snap;
 }
 
-bool PostgresBackend::commit_pipelined(std::span<const Batch* const> batches,
-                                       std::int64_t alive_ms, GroupOutcome& out) {
+bool PostgresBackend::commit_pipelined(std::span<const Batch* const> batches, std::int64_t alive_ms,
+                                       GroupOutcome& out) {
   // No savepoints: if anything fails, all of it is rolled back and the slow path runs (each
   // savepoint would also be a subtransaction for the server to track).
   PipelineSink sink;

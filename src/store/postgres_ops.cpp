@@ -89,14 +89,17 @@ class OpWriter {
 
   void operator()(const AddChat& op) {
     db_.run("INSERT INTO chat(table_id, at_ms, \"user\", text) VALUES ($1, $2, $3, $4)",
-            Params().integer(op.row.table_id).integer(op.row.at_ms).text(op.row.user).text(
-                op.row.text));
+            Params()
+                .integer(op.row.table_id)
+                .integer(op.row.at_ms)
+                .text(op.row.user)
+                .text(op.row.text));
   }
 
   void operator()(const AddEvent& op) {
-    db_.run("INSERT INTO table_events(table_id, seq, kind, body) VALUES ($1, $2, $3, $4)",
-            Params().integer(op.row.table_id).integer(op.row.seq).text(op.row.kind).text(
-                op.row.body));
+    db_.run(
+        "INSERT INTO table_events(table_id, seq, kind, body) VALUES ($1, $2, $3, $4)",
+        Params().integer(op.row.table_id).integer(op.row.seq).text(op.row.kind).text(op.row.body));
   }
 
   void operator()(const PutCounter& op) {
@@ -135,10 +138,12 @@ class OpWriter {
   }
 
   void operator()(const AddMail& op) {
-    db_.run(
-        "INSERT INTO mail_outbox(key, recipient, message, created_ms) VALUES ($1, $2, $3, $4)",
-        Params().text(op.row.key).text(op.row.recipient).text(op.row.message).integer(
-            op.row.created_ms));
+    db_.run("INSERT INTO mail_outbox(key, recipient, message, created_ms) VALUES ($1, $2, $3, $4)",
+            Params()
+                .text(op.row.key)
+                .text(op.row.recipient)
+                .text(op.row.message)
+                .integer(op.row.created_ms));
   }
 
   void operator()(const DeleteMail& op) {
@@ -233,9 +238,10 @@ void notify_all(PgSink& sink, const std::vector<std::string>& payloads) {
   std::string array = "{";
   for (const std::string& p : payloads) array += (array.size() > 1 ? ",\"" : "\"") + p + "\"";
   array += "}";
-  sink.run("SELECT pg_notify('plateau_events', p) FROM unnest($1::text[]) WITH ORDINALITY AS "
-           "n(p, i) ORDER BY i",
-           Params().text(array));
+  sink.run(
+      "SELECT pg_notify('plateau_events', p) FROM unnest($1::text[]) WITH ORDINALITY AS "
+      "n(p, i) ORDER BY i",
+      Params().text(array));
 }
 
 void check_fence(const FenceTable& op, const pg::Result& row) {
