@@ -285,6 +285,37 @@ std::optional<store::TokenRow> fetch_token(Connection& db, const std::string& se
                          r.integer(0, 3) != 0, r.integer(0, 4), r.integer(0, 5)};
 }
 
+std::vector<store::VacationRow> fetch_vacations(Connection& db, std::int64_t since_ms) {
+  Result r = db.run("SELECT \"user\", start_ms, end_ms FROM vacations WHERE end_ms > $1",
+                    Params().integer(since_ms));
+  std::vector<store::VacationRow> out;
+  for (int i = 0; i < r.rows(); ++i) out.push_back({r.text(i, 0), r.integer(i, 1), r.integer(i, 2)});
+  return out;
+}
+
+std::vector<store::RatingRow> fetch_ratings(Connection& db, const std::string& game,
+                                            const std::vector<std::string>& players) {
+  Params params;
+  params.text(game);
+  std::string sql =
+      "SELECT game, player, rating, deviation, volatility, games FROM ratings WHERE game = $1";
+  if (!players.empty()) {
+    sql += " AND plateau_nocase(player) IN (";
+    for (std::size_t i = 0; i < players.size(); ++i) {
+      params.text(players[i]);
+      sql += (i ? ", " : "") + std::string("plateau_nocase($") + std::to_string(i + 2) + ")";
+    }
+    sql += ")";
+  }
+  Result r = db.run(sql.c_str(), params);
+  std::vector<store::RatingRow> out;
+  for (int i = 0; i < r.rows(); ++i) {
+    out.push_back({r.text(i, 0), r.text(i, 1), r.real(i, 2), r.real(i, 3), r.real(i, 4),
+                   static_cast<int>(r.integer(i, 5))});
+  }
+  return out;
+}
+
 std::vector<store::NodeRow> nodes(Connection& db) {
   Result r = db.run(
       "SELECT id, address, node_port, started_at, seen_at FROM nodes ORDER BY id COLLATE \"C\"");

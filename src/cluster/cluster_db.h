@@ -92,6 +92,13 @@ std::optional<store::NodeRow> owner_of(Connection& db, const std::string& game, 
 // account `name` (any case), the resume token `selector`. nullopt if not stored.
 std::optional<store::AccountRow> fetch_account(Connection& db, const std::string& name);
 std::optional<store::TokenRow> fetch_token(Connection& db, const std::string& selector);
+// The stored ratings of `game`: of `players` (names in any case; those without a row are left
+// out), or of every player when `players` is empty. Throws PgError.
+// The stored vacations that end after `since_ms` (ms since the epoch), of every user. Throws
+// PgError.
+std::vector<store::VacationRow> fetch_vacations(Connection& db, std::int64_t since_ms);
+std::vector<store::RatingRow> fetch_ratings(Connection& db, const std::string& game,
+                                            const std::vector<std::string>& players);
 
 // Every registered node, by id.
 std::vector<store::NodeRow> nodes(Connection& db);

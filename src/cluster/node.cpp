@@ -207,4 +207,17 @@ std::optional<store::TokenRow> Node::token(const std::string& selector) {
   return on_side("a resume token", [&](Connection& db) { return fetch_token(db, selector); });
 }
 
+std::optional<std::vector<store::VacationRow>> Node::vacations(std::int64_t since_ms) {
+  return on_side("vacations", [&](Connection& db) -> std::optional<std::vector<store::VacationRow>> {
+    return fetch_vacations(db, since_ms);
+  });
+}
+
+std::optional<std::vector<store::RatingRow>> Node::ratings(
+    const std::string& game, const std::vector<std::string>& players) {
+  return on_side("ratings", [&](Connection& db) -> std::optional<std::vector<store::RatingRow>> {
+    return fetch_ratings(db, game, players);
+  });
+}
+
 }  // namespace plateau::cluster

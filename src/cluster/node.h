@@ -86,6 +86,13 @@ class Node {
   // blocks for one round trip.
   std::optional<store::AccountRow> account(const std::string& name);
   std::optional<store::TokenRow> token(const std::string& selector);
+  // The stored ratings of `game` (fetch_ratings: of `players`, or all when empty), or nullopt
+  // (the database unreachable: logged). Thread-safe; blocks for one round trip.
+  // The stored vacations ending after `since_ms` (fetch_vacations), or nullopt (the database
+  // unreachable: logged). Thread-safe; blocks for one round trip.
+  std::optional<std::vector<store::VacationRow>> vacations(std::int64_t since_ms);
+  std::optional<std::vector<store::RatingRow>> ratings(const std::string& game,
+                                                       const std::vector<std::string>& players);
 
  private:
   void loop();

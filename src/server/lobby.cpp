@@ -40,6 +40,7 @@ Lobby::Lobby(boost::asio::io_context& io, store::Store& store, boost::asio::thre
       tokens_(store, limits),
       sweep_timer_(io),
       vacations_(store),
+      analyses_({limits.analysis_burst, limits.analysis_refill_ms, limits.max_analyses}),
       correspondence_timer_(io) {}
 
 void Lobby::restore() {
@@ -261,6 +262,8 @@ void Lobby::dispatch(Ctx& ctx, Command& c) {
     case Verb::kSubscribe:
     case Verb::kUnsubscribe:
       return cmd_subscribe(ctx, c);
+    case Verb::kAnalyse:
+      return cmd_analyse(ctx, c);
     case Verb::kPreview:
       if (!c.args.empty() && c.args[0] == "new") return cmd_preview_new(ctx, c);
       return to_table(ctx, c);

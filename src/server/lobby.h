@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "server/accounts.h"
+#include "server/analysis_gate.h"
 #include "server/asio.h"
 #include "server/client.h"
 #include "server/command.h"
@@ -200,6 +201,8 @@ class Lobby : public TableServices {
   void cmd_notify(Ctx& ctx, const Command& c);
   void cmd_vacation(Ctx& ctx, const Command& c);
   void arm_correspondence_tick();
+  // One tick's work: correspondence time checked at every playing table, digests, next tick.
+  void correspondence_round();
   void send_digests();
   // lobby_account.cpp (issue 15 item 2: pbmserv's account and listing commands)
   void cmd_history(Ctx& ctx, const Command& c);
@@ -229,6 +232,10 @@ class Lobby : public TableServices {
   void cmd_help(Ctx& ctx, const Command& c);
   void cmd_tables(Ctx& ctx, const Command& c);
   void cmd_standings(Ctx& ctx, const Command& c);
+  // lobby_analyse.cpp (issue 17 item 7): analyse [GAME] BOARD[#n] [LEVEL], admitted by
+  // analyses_, the position copied by the table, the search on the workers pool; the answer
+  // (or its error) ends the command.
+  void cmd_analyse(Ctx& ctx, const Command& c);
   // lobby.cpp
   void cmd_open(Ctx& ctx, const Command& c);
   void cmd_table(Ctx& ctx, const Command& c);
@@ -263,6 +270,7 @@ class Lobby : public TableServices {
   TableDirectory directory_;
   boost::asio::steady_timer sweep_timer_;
   Vacations vacations_;
+  AnalysisGate analyses_;
   boost::asio::steady_timer correspondence_timer_;
   std::atomic<std::int64_t> digest_day_{0};  // the last UTC day (ms / kDayMs) digests went out
   std::atomic<bool> digest_busy_{false};      // a day's digests are being written

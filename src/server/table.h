@@ -98,6 +98,18 @@ class Table : public std::enable_shared_from_this<Table> {
   void stop();
   // The game record (core/record.h) on the strand, passed to `reply`.
   void fetch_record(std::function<void(std::string)> reply);
+  // `analyse` (table_analyse.cpp; issue 17 item 7): on the strand, the position `c` names for
+  // `caller` (c.ply_check: after that ply, else the current one) with `c.args` (0 or 1 word)
+  // checked as a level of the game, passed to `reply`; or `reply` gets the error (a table the
+  // caller may not reach, one not started, a ply out of range, a finished position, a bad
+  // level). Only a copy of the state leaves the strand: the search runs elsewhere.
+  struct AnalysisPosition {
+    std::shared_ptr<const State> state;
+    int ply = 0;
+    std::string level;  // canonical (analysis.h analysis_level)
+    std::string error;  // "" when `state` is set
+  };
+  void analysis_position(Caller caller, Command c, std::function<void(AnalysisPosition)> reply);
   // Thread-safe listing data.
   TableSummary summary() const;
   // On the strand (table_discard.cpp): if the table is still in set-up and no user other than
