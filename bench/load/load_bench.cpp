@@ -14,7 +14,8 @@
 // commands forwarded to the owner by the node link). --kill-after S kills the last node with
 // SIGKILL S seconds into the measurement and reports how long until its tables are owned by the
 // others; its robots stop, and a move they had sent unanswered may be stored or not (nobody was
-// told).
+// told). With --rejoin they connect to their tables' new owners once the takeover is done,
+// `resume`, re-send that move with its #n (played once either way) and play on.
 //
 // --echo runs the same clients, games and rate against a minimal Boost.Asio line-echo server
 // (echo_server.h) instead: every line comes straight back to its sender, so a move's
@@ -34,7 +35,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -61,6 +64,7 @@ struct Options {
   int nodes = 1;
   int threads = 0;        // each server's --threads; 0: its default
   double kill_after = 0;  // seconds into the measurement; 0: no kill
+  bool rejoin = false;    // the killed node's robots resume on their tables' new owners
   std::string pg_fsync = "on";
   bool echo = false;     // also (or, without --server, only) run against the echo server
   int echo_threads = 2;  // I/O threads of the echo server (plateau serve's default --threads)
@@ -151,8 +155,22 @@ RunResult run_once(const Options& opt, const std::string& store) {
     kill_timer.async_wait([&](boost::system::error_code ec) {
       if (ec) return;
       b::kill_peer(peers.back());
-      watch =
-          std::make_unique<b::TakeoverWatch>(url, peers.back().node_id, std::chrono::seconds(30));
+      robots.killed_at = Clock::now();
+      std::function<void()> rejoin;
+      if (opt.rejoin) {
+        // On the watch's thread: where each table is now, then back to the robots' thread.
+        rejoin = [&] {
+          std::map<int, int> owner_node;
+          for (const auto& [board, owner] : b::table_owners(url, robots.game_name)) {
+            for (std::size_t i = 0; i < peers.size(); ++i) {
+              if (peers[i].node_id == owner) owner_node[board] = static_cast<int>(i);
+            }
+          }
+          asio::post(robots.io, [&robots, owner_node] { robots.rejoin_games(owner_node); });
+        };
+      }
+      watch = std::make_unique<b::TakeoverWatch>(url, peers.back().node_id,
+                                                 std::chrono::seconds(30), std::move(rejoin));
     });
   });
   const double load_at_end = b::load_average();
@@ -251,9 +269,20 @@ RunResult run_once(const Options& opt, const std::string& store) {
                   "others %.2f s after the kill%s\n",
                   peers.back().node_id.c_str(), opt.kill_after, taken_tables, takeover.count(),
                   takeover.count() < 0 ? " (NOT within 30 s)" : "");
-    std::cout << buf << "connections closed by the killed node " << robots.closed_by_server
-              << "; moves sent and unanswered at the kill " << robots.in_flight.size()
-              << " (stored " << check.unanswered << ")\n";
+    std::cout << buf;
+    if (opt.rejoin) {
+      std::sort(robots.rejoin_s.begin(), robots.rejoin_s.end());
+      std::snprintf(buf, sizeof buf,
+                    "rejoined: %d games of the killed node resumed on the new owners, %zu played "
+                    "on; kill -> first move acknowledged again: p50 %.2f s, max %.2f s\n",
+                    robots.rejoining, robots.rejoin_s.size(), percentile(robots.rejoin_s, 0.5),
+                    percentile(robots.rejoin_s, 1.0));
+      std::cout << buf;
+    }
+    std::cout << "connections closed by the killed node " << robots.closed_by_server
+              << "; moves sent and unanswered at the kill " << robots.unanswered_at_kill << " ("
+              << robots.unanswered_at_kill - static_cast<int>(robots.in_flight.size())
+              << " answered after the rejoin; of the others " << check.unanswered << " stored)\n";
   }
   std::cout << "errors " << robots.errors;
   if (echo) {
@@ -273,6 +302,11 @@ RunResult run_once(const Options& opt, const std::string& store) {
     ok = false;
   }
   if (kill && takeover.count() < 0) ok = false;
+  // Every game of the killed node that was sent to its new owner must have played on.
+  if (kill && opt.rejoin &&
+      (robots.rejoining == 0 ||
+       robots.rejoin_s.size() < static_cast<std::size_t>(robots.rejoining)))
+    ok = false;
   if (ok) std::filesystem::remove_all(dir);
   r.ok = ok;
   return r;
@@ -351,6 +385,9 @@ int main(int argc, char** argv) {
                  "With --nodes: SIGKILL the last node this many seconds into the measurement "
                  "and time the takeover of its tables")
       ->check(CLI::NonNegativeNumber);
+  app.add_flag("--rejoin", opt.rejoin,
+               "With --kill-after: the killed node's robots resume on their tables' new owners "
+               "(resume TOKEN, the unanswered move again with its #n) and play on");
   app.add_option("--pg-fsync", opt.pg_fsync, "fsync of the PostgreSQL cluster (on to measure)")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();

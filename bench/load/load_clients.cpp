@@ -138,6 +138,11 @@ void Robots::on_move(Conn& c, int board, int ply, const std::string& move) {
   ++moves;
   acked[board].push_back(move);
   ++acked_via[board][c.node];
+  in_flight.erase(board);  // answered after all, by the table's new owner
+  if (pg.first_after_rejoin) {
+    pg.first_after_rejoin = false;
+    rejoin_s.push_back(std::chrono::duration<double>(Clock::now() - killed_at).count());
+  }
   pg.state->apply(pg.state->parse_move(move));
   next(c.game);
 }
@@ -153,10 +158,73 @@ void Robots::on_closed(Conn& c) {
   // may still wait in one robot's socket when the other's sees the end.
   if (pg.dead || !conns[pg.a]->closed || !conns[pg.b]->closed) return;
   pg.dead = true;
-  if (pg.pending && pg.expected_ply > 0 && pg.board > 0) in_flight[pg.board] = pg.expected_move;
+  if (pg.pending && pg.expected_ply > 0 && pg.board > 0) {
+    in_flight[pg.board] = pg.expected_move;
+    ++unanswered_at_kill;
+  }
   pg.pending = false;
   if (pg.think) pg.think->cancel();
   check_done();
+}
+
+void Robots::rejoin_games(const std::map<int, int>& owner_node) {
+  if (stopping) return;
+  for (auto& pg : games) {
+    auto owner = owner_node.find(pg.board);
+    if (!pg.dead || pg.board == 0 || owner == owner_node.end()) continue;
+    if (conns[pg.a]->token.empty() || conns[pg.b]->token.empty()) continue;
+    ++rejoining;
+    pg.resumed = 0;
+    for (int i : {pg.a, pg.b}) {
+      auto old = conns[i];
+      auto c = std::make_shared<Conn>(*this, io, i);
+      c->node = owner->second;
+      c->name = old->name;
+      c->token = old->token;
+      c->game = old->game;
+      conns[i] = c;
+      c->start(endpoints[c->node]);
+    }
+  }
+}
+
+void Robots::on_resumed(Conn& c) {
+  if (c.game < 0) return;
+  PairGame& pg = games[c.game];
+  if (!pg.dead || ++pg.resumed < 2 || stopping) return;
+  pg.dead = false;
+  pg.first_after_rejoin = true;
+  auto f = in_flight.find(pg.board);
+  if (f == in_flight.end()) {
+    next(c.game);
+    return;
+  }
+  // The move that was in flight, again with its #n: played now, or answered with the
+  // original move if the dead node had stored it.
+  pg.expected_move = f->second;
+  pg.expected_ply = pg.state->ply() + 1;
+  pg.pending = true;
+  pg.sent = Clock::now();
+  const int mover = pg.state->current_seat() == 0 ? pg.a : pg.b;
+  conns[mover]->send("move " + std::to_string(pg.board) + " " + pg.expected_move + "#" +
+                     std::to_string(pg.expected_ply));
+}
+
+void Robots::retry_after_rejoin(int g) {
+  PairGame& pg = games[g];
+  if (!pg.think) pg.think = std::make_unique<asio::steady_timer>(io);
+  pg.think->expires_after(std::chrono::milliseconds(50));
+  pg.think->async_wait([this, g](boost::system::error_code ec) {
+    PairGame& pg = games[g];
+    if (ec || stopping || pg.dead || !pg.pending || pg.expected_ply <= 0) {
+      if (stopping) pg.pending = false;
+      check_done();
+      return;
+    }
+    const int mover = pg.state->current_seat() == 0 ? pg.a : pg.b;
+    conns[mover]->send("move " + std::to_string(pg.board) + " " + pg.expected_move + "#" +
+                       std::to_string(pg.expected_ply));
+  });
 }
 
 void Robots::fail(const std::string& why) {
@@ -186,7 +254,7 @@ void Conn::start(const tcp::endpoint& ep) {
       return;
     }
     self->socket.set_option(tcp::no_delay(true));
-    self->send("guest");
+    self->send(self->token.empty() ? std::string("guest") : "resume " + self->token);
     self->read();
   });
 }
@@ -247,9 +315,22 @@ void Conn::on_line(const std::string& line) {
     }
     return;
   }
+  if (line.rfind("Resume token: ", 0) == 0) {
+    token = line.substr(14);
+    return;
+  }
+  if (line.rfind("Welcome back, ", 0) == 0) {
+    robots.on_resumed(*this);
+    return;
+  }
   if (line.rfind("Hello, guest", 0) == 0) {
     name = line.substr(7, line.find(' ', 7) - 7);
     robots.logged(*this);
+    return;
+  }
+  if (game >= 0 && robots.games[game].first_after_rejoin &&
+      line.rfind("error: no board ", 0) == 0) {
+    robots.retry_after_rejoin(game);
     return;
   }
   if (line.rfind("error: ", 0) == 0) {

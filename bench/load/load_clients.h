@@ -56,15 +56,18 @@ struct Conn : std::enable_shared_from_this<Conn> {
   int index;
   int node = 0;
   std::string name;
-  int game = -1;  // index of the pair game, -1 for idle connections
+  std::string token;  // its resume token ("Resume token: ..."), to log in again elsewhere
+  int game = -1;      // index of the pair game, -1 for idle connections
 };
 
 struct PairGame {
   int a = -1, b = -1;  // connections: a challenges, a is seat 1
   int board = 0;
   std::unique_ptr<State> state;
-  bool pending = false;  // a move is due or awaits its answer: the run ends once none is
-  bool dead = false;     // its node was killed: it plays no more
+  bool pending = false;             // a move is due or awaits its answer: the run ends once none is
+  bool dead = false;                // its node was killed: it plays no more (unless it rejoins)
+  int resumed = 0;                  // rejoining: how many of its robots are logged in again
+  bool first_after_rejoin = false;  // its next acknowledged move is the first on the new owner
   int expected_ply = 0;
   std::string expected_move;
   std::chrono::steady_clock::time_point sent;
@@ -87,6 +90,14 @@ struct Robots {
   void on_new_board(Conn& c, int board);
   void on_move(Conn& c, int board, int ply, const std::string& move);
   void on_closed(Conn& c);
+  // After a kill: the dead games whose table `owner_node` names (board -> node index) connect
+  // again to that node, `resume` their robots and play on, re-sending the move that was in
+  // flight with its #n (answered once, whether or not it had been stored).
+  void rejoin_games(const std::map<int, int>& owner_node);
+  void on_resumed(Conn& c);
+  // A rejoined game's move answered `error: no board` (the new owner has claimed the table
+  // but not loaded it yet): sent again 50 ms later.
+  void retry_after_rejoin(int g);
   void fail(const std::string& why);
   void check_done();
 
@@ -115,7 +126,12 @@ struct Robots {
   long closed_by_server = 0;                      // connections the server closed before the end
   std::map<int, std::vector<std::string>> acked;  // board -> moves acknowledged, by ply
   std::map<int, std::string> in_flight;  // board -> move sent, unanswered when its node died
-  std::map<int, std::map<int, long>> acked_via;  // board -> node index -> moves acked through it
+  std::map<int, std::map<int, long>> acked_via;
+  Clock::time_point killed_at;
+  int unanswered_at_kill = 0;    // moves in flight when their node died
+  int rejoining = 0;             // games sent to their new owner
+  std::vector<double> rejoin_s;  // per rejoined game: kill -> its first move acknowledged again  //
+                                 // board -> node index -> moves acked through it
 };
 
 }  // namespace plateau::bench

@@ -183,10 +183,10 @@ void stop_peers(std::vector<Peer>& peers) {
 }
 
 TakeoverWatch::TakeoverWatch(std::string url, std::string dead_node,
-                             std::chrono::milliseconds limit)
+                             std::chrono::milliseconds limit, std::function<void()> done)
     : url_(std::move(url)), dead_(std::move(dead_node)), limit_(limit) {
   const auto start = std::chrono::steady_clock::now();
-  thread_ = std::thread([this, start] {
+  thread_ = std::thread([this, start, done = std::move(done)] {
     try {
       store::pg::Connection db(url_);
       bool first = true;
@@ -198,6 +198,7 @@ TakeoverWatch::TakeoverWatch(std::string url, std::string dead_node,
         first = false;
         if (owned == 0) {
           took_ = std::chrono::steady_clock::now() - start;
+          if (done) done();
           break;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(20));

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -68,8 +69,10 @@ void stop_peers(std::vector<Peer>& peers);
 // killed: done once no table is owned by it any more (every 20 ms), with the time it took.
 class TakeoverWatch {
  public:
-  // Starts watching now (call right after the kill). Gives up after `limit`.
-  TakeoverWatch(std::string url, std::string dead_node, std::chrono::milliseconds limit);
+  // Starts watching now (call right after the kill). Gives up after `limit`. `done` runs on the
+  // watch's thread once no table is the dead node's any more (not if it gives up).
+  TakeoverWatch(std::string url, std::string dead_node, std::chrono::milliseconds limit,
+                std::function<void()> done = {});
   ~TakeoverWatch();
   // Waits for the end of the watch; the time from the start to the last table taken over, or
   // a negative duration if tables were still owned by the dead node at the limit. `tables`:
