@@ -235,6 +235,9 @@ RunResult run_once(const Options& opt, const std::string& store) {
   std::snprintf(buf, sizeof buf, "latency p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", r.p50, r.p99,
                 percentile(robots.latencies_ms, 1.0));
   std::cout << buf;
+  std::snprintf(buf, sizeof buf, "new boards: challenge to board p50 %.2f ms, p99 %.2f ms\n",
+                percentile(robots.challenge_ms, 0.5), percentile(robots.challenge_ms, 0.99));
+  std::cout << buf;
   std::cout << "server memory (peak RSS):";
   for (const auto& p : peers) {
     std::cout << " " << (p.node_id.empty() ? "" : p.node_id + " ") << p.peak_rss_kib / 1024

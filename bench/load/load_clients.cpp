@@ -64,6 +64,7 @@ void Robots::challenge(int g) {
   if (!game_options.empty()) {
     for (const auto& part : split(game_options, ',')) opts += " -" + std::string(part);
   }
+  pg.sent = Clock::now();
   conns[pg.a]->send(game_name + " challenge" + opts + " " + conns[pg.a]->name + " " +
                     conns[pg.b]->name);
 }
@@ -116,6 +117,7 @@ void Robots::send_move(int g) {
 void Robots::on_new_board(Conn& c, int board) {
   if (c.game < 0 || games[c.game].a != c.index) return;
   PairGame& pg = games[c.game];
+  challenge_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - pg.sent).count());
   pg.board = board;
   pg.state = game->initial_state();
   acked[board];

@@ -70,7 +70,7 @@ struct PairGame {
   bool first_after_rejoin = false;  // its next acknowledged move is the first on the new owner
   int expected_ply = 0;
   std::string expected_move;
-  std::chrono::steady_clock::time_point sent;
+  std::chrono::steady_clock::time_point sent;  // its move, or its challenge
   std::unique_ptr<boost::asio::steady_timer> think;
 };
 
@@ -120,6 +120,7 @@ struct Robots {
   std::function<void()> on_measuring;
 
   std::vector<double> latencies_ms;
+  std::vector<double> challenge_ms;  // from `GAME challenge` to its `New ... Board N`
   long moves = 0;
   long games_finished = 0;
   long errors = 0;
