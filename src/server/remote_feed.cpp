@@ -43,6 +43,32 @@ void RemoteFeed::follow(const std::shared_ptr<Client>& client, std::int64_t tabl
   add(client, table_id, game, number, after_seq, "");
 }
 
+std::map<std::int64_t, std::int64_t> RemoteFeed::positions(const std::shared_ptr<Client>& client) {
+  std::lock_guard lock(mutex_);
+  std::map<std::int64_t, std::int64_t> out;
+  for (const auto& [id, t] : tables_) {
+    for (const auto& f : t.followers) {
+      if (f.key == client.get()) out[id] = f.after;
+    }
+  }
+  return out;
+}
+
+void RemoteFeed::send_answer(const std::shared_ptr<Client>& client, std::int64_t table_id,
+                             std::int64_t seq, std::int64_t since,
+                             const std::function<void()>& send) {
+  std::lock_guard lock(mutex_);
+  if (auto it = tables_.find(table_id); it != tables_.end() && seq > since) {
+    for (auto& f : it->second.followers) {
+      if (f.key != client.get()) continue;
+      if (since >= 0 && f.after >= seq) return;  // the feed told it during the command
+      f.after = std::max(f.after, seq);
+      break;
+    }
+  }
+  send();
+}
+
 void RemoteFeed::add(const std::shared_ptr<Client>& client, std::int64_t table_id,
                      const std::string& game, int number, std::int64_t after_seq,
                      const std::string& seated_as) {

@@ -56,6 +56,11 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
   void follow(const std::shared_ptr<Client>& client, std::int64_t table_id, const std::string& game,
               int number, std::int64_t after_seq) override;
   void unfollow(const std::shared_ptr<Client>& client, std::int64_t table_id) override;
+  // Sends under the feed's lock, so that the feed never delivers the same seq too, nor a later
+  // one before it.
+  std::map<std::int64_t, std::int64_t> positions(const std::shared_ptr<Client>& client) override;
+  void send_answer(const std::shared_ptr<Client>& client, std::int64_t table_id, std::int64_t seq,
+                   std::int64_t since, const std::function<void()>& send) override;
   // Why follow(client, table_id, ...) would be refused now (a bound), or "". Thread-safe.
   std::string refusal(const std::shared_ptr<Client>& client, std::int64_t table_id) const;
 
