@@ -21,6 +21,9 @@ constexpr std::size_t kLinkNonceBytes = 32;
 constexpr std::size_t kLinkMacBytes = 32;
 // A frame's length bound (its MAC included): a longer announced length closes the link.
 constexpr std::size_t kMaxLinkFrame = 1 << 20;
+// A handshake frame (hello, auth, proof: under 300 bytes) at most: before the proof, a peer
+// may be anyone, and must not make the node set 1 MiB aside per connection.
+constexpr std::size_t kMaxHandshakeFrame = 1024;
 // The secret file's size bounds, in bytes.
 constexpr std::size_t kMinSecretBytes = 32;
 constexpr std::size_t kMaxSecretBytes = 4096;

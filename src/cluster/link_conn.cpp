@@ -38,10 +38,6 @@ class RefusalLog {
   std::size_t count_ = 0;
 };
 
-RefusalLog& refusals() {
-  static RefusalLog log;
-  return log;
-}
 
 std::string text_field(const json& j, const char* name, std::size_t max) {
   auto it = j.find(name);
@@ -52,6 +48,11 @@ std::string text_field(const json& j, const char* name, std::size_t max) {
 }
 
 }  // namespace
+
+void note_link_refusal(const std::string& who, const std::string& why) {
+  static RefusalLog log;
+  log.note(who, why);
+}
 
 LinkConn::LinkConn(tcp::socket socket, Role role, const LinkOptions& options,
                    std::string expected_peer, Handlers handlers)
@@ -106,7 +107,7 @@ void LinkConn::close(std::string why) {
 
 void LinkConn::fail(const std::string& why) {
   if (state_ == State::kClosed) return;
-  if (state_ != State::kOpen && role_ == Role::kServer) refusals().note(where_, why);
+  if (state_ != State::kOpen && role_ == Role::kServer) note_link_refusal(where_, why);
   end(why);
 }
 
@@ -132,6 +133,8 @@ void LinkConn::read_header() {
             const std::size_t min = self->state_ == State::kOpen ? kLinkMacBytes + 2 : 2;
             if (n > kMaxLinkFrame)
               return self->fail("a frame of " + std::to_string(n) + " bytes (over 1 MiB)");
+            if (self->state_ != State::kOpen && n > kMaxHandshakeFrame)
+              return self->fail("a handshake frame of " + std::to_string(n) + " bytes");
             if (n < min) return self->fail("a frame too short");
             self->body_.resize(n);
             self->read_body();

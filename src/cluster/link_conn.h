@@ -23,6 +23,10 @@
 
 namespace plateau::cluster {
 
+// Logs a connection refused before its handshake ended (`who`: its address), at most one line
+// a second with the count since the last line, so that a stranger cannot flood the log.
+void note_link_refusal(const std::string& who, const std::string& why);
+
 class LinkConn : public std::enable_shared_from_this<LinkConn> {
  public:
   enum class Role { kServer, kClient };

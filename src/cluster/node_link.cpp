@@ -3,6 +3,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <deque>
 #include <set>
 
@@ -95,6 +96,27 @@ void NodeLink::accept() {
       if (stopped_) return;
     }
     if (!ec) {
+      boost::system::error_code aec;
+      const auto remote = socket.remote_endpoint(aec);
+      const std::string address = aec ? "?" : remote.address().to_string();
+      {
+        std::lock_guard lock(mutex_);
+        std::size_t& n = handshaking_[address];
+        if (n >= options_.max_handshakes_per_address) {
+          socket.close(aec);
+          note_link_refusal(aec ? "?" : address + ":" + std::to_string(remote.port()),
+                            std::to_string(n) + " handshakes from its address at once");
+          return accept();
+        }
+        ++n;
+      }
+      // Counted until the handshake ends either way (ready, or closed before).
+      auto release = [this, address, counted = std::make_shared<std::atomic<bool>>(true)] {
+        if (!counted->exchange(false)) return;
+        std::lock_guard lock(mutex_);
+        auto it = handshaking_.find(address);
+        if (it != handshaking_.end() && --it->second == 0) handshaking_.erase(it);
+      };
       LinkConn::Handlers h;
       h.frame = [this](const std::shared_ptr<LinkConn>& conn, json frame) {
         const std::string type = frame["t"].get<std::string>();
@@ -106,10 +128,12 @@ void NodeLink::accept() {
         if (id == frame.end() || !id->is_number_unsigned()) throw std::runtime_error("no id");
         serve_(from, std::move(frame), std::make_shared<LinkReply>(conn, id->get<std::uint64_t>()));
       };
-      h.ready = [](const std::shared_ptr<LinkConn>& conn) {
+      h.ready = [release](const std::shared_ptr<LinkConn>& conn) {
+        release();
         spdlog::info("node link: node {} connected from {}", conn->peer(), conn->where());
       };
-      h.closed = [this](const std::shared_ptr<LinkConn>& conn, const std::string& why) {
+      h.closed = [this, release](const std::shared_ptr<LinkConn>& conn, const std::string& why) {
+        release();
         if (conn->peer().empty() || conn->peer() == "?") return;
         spdlog::info("node link: connection from node {} closed: {}", conn->peer(), why);
         gone_(LinkOrigin{conn->peer(), conn->serial});

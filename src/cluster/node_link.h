@@ -54,6 +54,9 @@ struct LinkOptions {
   std::size_t max_queued_bytes = 8u << 20;       // unsent output per connection; more closes it
   std::chrono::milliseconds max_backoff{10000};  // between connection attempts to a dead peer
   std::chrono::milliseconds peers_every{2000};   // how often the live peers are listed
+  // Connections still in their handshake from one address; more are closed at once (a peer
+  // needs one, so a stranger cannot hold the node's descriptors within the time-out).
+  std::size_t max_handshakes_per_address = 16;
 };
 
 // A live peer as the database lists it: its id and where its node link listens.
@@ -163,6 +166,7 @@ class NodeLink {
   std::uint64_t next_serial_ = 0;
   std::map<std::string, Peer> peers_;
   std::vector<std::weak_ptr<LinkConn>> inbound_;
+  std::map<std::string, std::size_t> handshaking_;  // inbound, by remote address
   std::condition_variable wake_;  // stop() wakes the peers thread
   std::thread peers_thread_;
 };

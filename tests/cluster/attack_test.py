@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Attacks on what the nodes added (docs/CLUSTER.md), on a real `plateau serve` with a
+PostgreSQL cluster of the test's own (tests/integration/pg_cluster.py):
+  halfopen  handshakes held open on the node port by a peer without the secret: a handshake
+            frame is small (a longer announced length cuts the connection at once, before the
+            node sets 1 MiB aside for it); one address holds at most 16 handshakes at once (more
+            are closed at once, and logged), so a stranger cannot hold the node's descriptors
+            or memory; once they go, a peer with the secret connects at once.
+Usage: attack_test.py PLATEAU_BINARY SCENARIO. Exits 77 (skipped, saying why) only when the
+PostgreSQL server binaries are missing and this is not root."""
+import json
+import os
+import re
+import struct
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pg_cluster import PgCluster  # noqa: E402
+from plateau_harness import free_port  # noqa: E402
+from cluster_test import node, wait_for  # noqa: E402
+from link_test import SECRET, Link, blake  # noqa: E402
+
+
+def hello_or_eof(ln):
+    try:
+        return json.loads(ln.recv())
+    except (EOFError, ConnectionResetError):
+        return None
+
+
+def test_halfopen(pg):
+    node_port = free_port()
+    a = node(pg, "a", node_port=node_port).start()
+    try:
+        alice = a.text("alice", "pw-alice", register=True)
+        # A handshake frame announced at 1 MiB (the bound of frames after the handshake): cut
+        # at once, not after the handshake's 5 s.
+        ln = Link(node_port)
+        assert hello_or_eof(ln)["t"] == "hello"
+        ln.sock.sendall(struct.pack(">I", 1 << 20))
+        ln.sock.settimeout(1)
+        assert ln.closed(), "a 1 MiB handshake frame was waited for"
+        # 40 handshakes held open from one address: 16 get the hello, the rest are closed.
+        time.sleep(1.1)  # refusals are logged at most once a second: this one is logged
+        held = [Link(node_port) for _ in range(40)]
+        hellos = [hello_or_eof(ln) for ln in held]
+        assert [h is not None for h in hellos] == [True] * 16 + [False] * 24, hellos
+        assert all(h["t"] == "hello" and h["node"] == "a" for h in hellos[:16]), hellos
+        # The node kept serving its clients meanwhile.
+        alice.send("ping")
+        alice.expect(r"^pong$")
+        for ln in held:
+            ln.sock.close()
+
+        # Once they are gone, a peer with the secret is let in at once.
+        def proved():
+            good = Link(node_port)
+            if hello_or_eof(good) is None:
+                return False
+            good.sock.close()
+            return True
+
+        wait_for("a handshake let in again", proved, 3)
+        good = Link(node_port)
+        hello, auth, (c2s, s2c, key, sn, cn) = good.handshake(SECRET)
+        proof = json.loads(good.recv())
+        assert proof == {"t": "proof", "mac": blake(key, b"handshake", b"server", sn, cn, b"x",
+                                                    b"a").hex()}, proof
+        log = a.read_log()
+        assert re.search(r"node link: refused 127\.0\.0\.1:\d+: 16 handshakes from its address "
+                         r"at once", log), log[-3000:]
+        assert a.stop() == 0
+    finally:
+        if a.proc and a.alive():
+            a.proc.kill()
+
+
+def main():
+    scenario = sys.argv[2]
+    start = time.time()
+    print(f"--- {scenario}", flush=True)
+    with PgCluster() as pg:
+        {"halfopen": test_halfopen}[scenario](pg)
+    print(f"ok  {scenario} ({time.time() - start:.1f} s)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
