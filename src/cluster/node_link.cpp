@@ -102,13 +102,20 @@ void NodeLink::accept() {
       {
         std::lock_guard lock(mutex_);
         std::size_t& n = handshaking_[address];
+        std::string refused;
         if (n >= options_.max_handshakes_per_address) {
+          refused = std::to_string(n) + " handshakes from its address at once";
+        } else if (handshaking_all_ >= options_.max_handshakes) {
+          refused = std::to_string(handshaking_all_) + " handshakes at once";
+        }
+        if (!refused.empty()) {
+          if (n == 0) handshaking_.erase(address);
           socket.close(aec);
-          note_link_refusal(aec ? "?" : address + ":" + std::to_string(remote.port()),
-                            std::to_string(n) + " handshakes from its address at once");
+          note_link_refusal(address + ":" + std::to_string(remote.port()), refused);
           return accept();
         }
         ++n;
+        ++handshaking_all_;
       }
       // Counted until the handshake ends either way (ready, or closed before).
       auto release = [this, address, counted = std::make_shared<std::atomic<bool>>(true)] {
@@ -116,6 +123,7 @@ void NodeLink::accept() {
         std::lock_guard lock(mutex_);
         auto it = handshaking_.find(address);
         if (it != handshaking_.end() && --it->second == 0) handshaking_.erase(it);
+        --handshaking_all_;
       };
       LinkConn::Handlers h;
       h.frame = [this](const std::shared_ptr<LinkConn>& conn, json frame) {

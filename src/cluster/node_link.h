@@ -57,6 +57,7 @@ struct LinkOptions {
   // Connections still in their handshake from one address; more are closed at once (a peer
   // needs one, so a stranger cannot hold the node's descriptors within the time-out).
   std::size_t max_handshakes_per_address = 16;
+  std::size_t max_handshakes = 256;  // the same from all addresses together (many addresses)
 };
 
 // A live peer as the database lists it: its id and where its node link listens.
@@ -167,6 +168,7 @@ class NodeLink {
   std::map<std::string, Peer> peers_;
   std::vector<std::weak_ptr<LinkConn>> inbound_;
   std::map<std::string, std::size_t> handshaking_;  // inbound, by remote address
+  std::size_t handshaking_all_ = 0;                 // inbound, in all
   std::condition_variable wake_;  // stop() wakes the peers thread
   std::thread peers_thread_;
 };

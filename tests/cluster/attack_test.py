@@ -4,13 +4,15 @@ PostgreSQL cluster of the test's own (tests/integration/pg_cluster.py):
   halfopen  handshakes held open on the node port by a peer without the secret: a handshake
             frame is small (a longer announced length cuts the connection at once, before the
             node sets 1 MiB aside for it); one address holds at most 16 handshakes at once (more
-            are closed at once, and logged), so a stranger cannot hold the node's descriptors
-            or memory; once they go, a peer with the secret connects at once.
+            are closed at once, and logged), and the node at most 256 (from many addresses), so
+            a stranger cannot hold the node's descriptors or memory; once they go, a peer with
+            the secret connects at once.
 Usage: attack_test.py PLATEAU_BINARY SCENARIO. Exits 77 (skipped, saying why) only when the
 PostgreSQL server binaries are missing and this is not root."""
 import json
 import os
 import re
+import socket
 import struct
 import sys
 import time
@@ -51,7 +53,18 @@ def test_halfopen(pg):
         # The node kept serving its clients meanwhile.
         alice.send("ping")
         alice.expect(r"^pong$")
-        for ln in held:
+        # And 256 at once from all addresses: 20 addresses holding 16 each get 256 hellos.
+        many = []
+        for i in range(20):
+            for _ in range(16):
+                sock = socket.create_connection(("127.0.0.1", node_port), timeout=5,
+                                                source_address=(f"127.0.1.{i + 1}", 0))
+                ln = Link.__new__(Link)
+                ln.sock = sock
+                many.append(ln)
+        got = [hello_or_eof(ln) is not None for ln in many]
+        assert sum(got) == 256 - 16 and got[:240] == [True] * 240, sum(got)
+        for ln in held + many:
             ln.sock.close()
 
         # Once they are gone, a peer with the secret is let in at once.
