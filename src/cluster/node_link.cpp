@@ -34,7 +34,8 @@ NodeLink::NodeLink(asio::io_context& io, LinkOptions options, Serve serve, Gone 
       options_(std::move(options)),
       serve_(std::move(serve)),
       gone_(std::move(gone)),
-      acceptor_(io) {
+      acceptor_(io),
+      accept_wait_(io) {
   try {
     const tcp::endpoint ep(asio::ip::make_address(options_.bind),
                            static_cast<unsigned short>(options_.port));
@@ -157,7 +158,20 @@ void NodeLink::accept() {
       conn->start();
     } else if (ec == asio::error::operation_aborted) {
       return;
+    } else {
+      // No descriptor left (EMFILE, ENFILE): the connection stays in the backlog, and taking
+      // it again at once would spin a thread; wait as the client ports do.
+      if (!accept_failing_) {  // once per outage
+        spdlog::warn("node link: cannot accept a connection (retrying): {}", ec.message());
+      }
+      accept_failing_ = true;
+      accept_wait_.expires_after(std::chrono::milliseconds(100));
+      accept_wait_.async_wait([this](boost::system::error_code wec) {
+        if (!wec) accept();
+      });
+      return;
     }
+    accept_failing_ = false;
     accept();
   });
 }

@@ -160,6 +160,8 @@ class NodeLink {
   Serve serve_;
   Gone gone_;
   boost::asio::ip::tcp::acceptor acceptor_;
+  boost::asio::steady_timer accept_wait_;  // after a failed accept (no descriptor left)
+  bool accept_failing_ = false;            // accept() runs one at a time: no lock
   int port_ = 0;
   std::mutex mutex_;
   bool stopped_ = false;

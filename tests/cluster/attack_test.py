@@ -6,12 +6,16 @@ PostgreSQL cluster of the test's own (tests/integration/pg_cluster.py):
             node sets 1 MiB aside for it); one address holds at most 16 handshakes at once (more
             are closed at once, and logged), and the node at most 256 (from many addresses), so
             a stranger cannot hold the node's descriptors or memory; once they go, a peer with
-            the secret connects at once.
+            the secret connects at once;
+  nofds     no descriptor left (client connections took them): a connection to the node port
+            waits in the backlog without the node spinning on it (under 0.5 s of CPU in
+            1.5 s), said once in the log, and is taken once descriptors are back.
 Usage: attack_test.py PLATEAU_BINARY SCENARIO. Exits 77 (skipped, saying why) only when the
 PostgreSQL server binaries are missing and this is not root."""
 import json
 import os
 import re
+import resource
 import socket
 import struct
 import sys
@@ -90,12 +94,53 @@ def test_halfopen(pg):
             a.proc.kill()
 
 
+def cpu_seconds(pid):
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_nofds(pg):
+    node_port = free_port()
+    a = node(pg, "a", node_port=node_port).start()
+    try:
+        alice = a.text("alice", "pw-alice", register=True)
+        pid = a.proc.pid
+        base = len(os.listdir(f"/proc/{pid}/fd"))
+        resource.prlimit(pid, resource.RLIMIT_NOFILE, (base + 20, base + 20))
+        # Client connections take every descriptor left (the client ports wait and retry).
+        clients = [socket.create_connection(("127.0.0.1", a.text_port), timeout=5,
+                                            source_address=(f"127.0.2.{i // 10 + 1}", 0))
+                   for i in range(40)]
+        wait_for("no descriptor left", lambda: len(os.listdir(f"/proc/{pid}/fd")) >= base + 20,
+                 5)
+        # A connection to the node port the node cannot take: it waits, not spins.
+        waiting = Link(node_port)
+        time.sleep(0.3)
+        before = cpu_seconds(pid)
+        time.sleep(1.5)
+        used = cpu_seconds(pid) - before
+        assert used < 0.5, f"{used:.2f} s of CPU in 1.5 s with no descriptor left"
+        for c in clients:
+            c.close()
+        # Descriptors back: the waiting connection is taken and gets its hello.
+        assert hello_or_eof(waiting)["t"] == "hello"
+        alice.send("ping")
+        alice.expect(r"^pong$")
+        log = a.read_log()
+        assert len(re.findall(r"node link: cannot accept a connection \(retrying\): Too many "
+                              r"open files", log)) == 1, log[-3000:]
+        assert a.stop() == 0
+    finally:
+        if a.proc and a.alive():
+            a.proc.kill()
+
+
 def main():
     scenario = sys.argv[2]
     start = time.time()
     print(f"--- {scenario}", flush=True)
     with PgCluster() as pg:
-        {"halfopen": test_halfopen}[scenario](pg)
+        {"halfopen": test_halfopen, "nofds": test_nofds}[scenario](pg)
     print(f"ok  {scenario} ({time.time() - start:.1f} s)", flush=True)
 
 
