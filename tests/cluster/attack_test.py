@@ -9,7 +9,10 @@ PostgreSQL cluster of the test's own (tests/integration/pg_cluster.py):
             the secret connects at once;
   nofds     no descriptor left (client connections took them): a connection to the node port
             waits in the backlog without the node spinning on it (under 0.5 s of CPU in
-            1.5 s), said once in the log, and is taken once descriptors are back.
+            1.5 s), said once in the log, and is taken once descriptors are back;
+  damagedrow a table's row damaged in the database (not JSON): the other node still follows
+            the other tables a player who logs in there sits at (the row is left out, logged),
+            without an outage of its event feed.
 Usage: attack_test.py PLATEAU_BINARY SCENARIO. Exits 77 (skipped, saying why) only when the
 PostgreSQL server binaries are missing and this is not root."""
 import json
@@ -25,7 +28,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pg_cluster import PgCluster  # noqa: E402
 from plateau_harness import free_port  # noqa: E402
-from cluster_test import node, wait_for  # noqa: E402
+from cluster_test import move, node, wait_for  # noqa: E402
 from link_test import SECRET, Link, blake  # noqa: E402
 
 
@@ -135,12 +138,43 @@ def test_nofds(pg):
             a.proc.kill()
 
 
+def test_damagedrow(pg):
+    a = node(pg, "a").start()
+    b = node(pg, "b").start()
+    try:
+        alice = a.text("alice", "pw-alice", register=True)
+        a.text("bob", "pw-bobby", register=True)
+        alice.send("bohnduell challenge -supply=8 alice bob")
+        alice.expect(r"^New BohnDuell Board 101$")
+        alice.send("bohnduell challenge -supply=8 alice bob")
+        alice.expect(r"^New BohnDuell Board 102$")
+        # Table 102's row damaged (cut short: not JSON) in the database, while a, its owner, still serves
+        # it: one bad row must not stop b from following bob's other tables.
+        pg.sql(pg.url, "UPDATE tables SET data = left(data, length(data) - 5) WHERE number = 102")
+        bob_b = b.text("bob", "pw-bobby")
+        bob_b.send("ping")
+        bob_b.expect(r"^pong$")
+        time.sleep(1)  # b's feed has had its round with bob's arrival
+        move(alice, 101, "alice", 1, {})
+        bob_b.expect(r"^bohnduell 101: 1\. A alice \S+$")
+        log = b.read_log()
+        assert "event feed (retrying)" not in log, log[-3000:]
+        assert re.search(r"warning table id \d+: its row is not JSON; left out of bob's seats",
+                         log), log[-3000:]
+        assert a.stop() == 0 and b.stop() == 0
+    finally:
+        for n in (a, b):
+            if n.proc and n.alive():
+                n.proc.kill()
+
+
 def main():
     scenario = sys.argv[2]
     start = time.time()
     print(f"--- {scenario}", flush=True)
     with PgCluster() as pg:
-        {"halfopen": test_halfopen, "nofds": test_nofds}[scenario](pg)
+        {"halfopen": test_halfopen, "nofds": test_nofds,
+         "damagedrow": test_damagedrow}[scenario](pg)
     print(f"ok  {scenario} ({time.time() - start:.1f} s)", flush=True)
 
 
