@@ -38,7 +38,6 @@ class RefusalLog {
   std::size_t count_ = 0;
 };
 
-
 std::string text_field(const json& j, const char* name, std::size_t max) {
   auto it = j.find(name);
   if (it == j.end() || !it->is_string()) throw std::runtime_error(std::string("no ") + name);

@@ -171,7 +171,7 @@ class NodeLink {
   std::vector<std::weak_ptr<LinkConn>> inbound_;
   std::map<std::string, std::size_t> handshaking_;  // inbound, by remote address
   std::size_t handshaking_all_ = 0;                 // inbound, in all
-  std::condition_variable wake_;  // stop() wakes the peers thread
+  std::condition_variable wake_;                    // stop() wakes the peers thread
   std::thread peers_thread_;
 };
 
