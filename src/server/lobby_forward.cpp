@@ -190,43 +190,45 @@ void Lobby::send_forwarded(Ctx& ctx, const store::NodeRow& to, bool new_table,
     }
   }
   ctx.deferred = true;
-  // The highest seq among the replies: the feed delivers what follows it (remote_follow.h).
+  // The highest seq among the replies (the feed delivers what follows it to a client that did
+  // not follow the table: remote_follow.h), and whether a resync's replay was among them.
   auto max_seq = std::make_shared<std::int64_t>(0);
+  auto replayed = std::make_shared<bool>(false);
+  const auto since = std::chrono::steady_clock::now();
   link_->request(
       to.id, host_of(to.address), to.node_port, std::move(req),
-      [this, client, max_seq](const json& frame) {
+      [this, client, max_seq, replayed, since](const json& frame) {
         if (auto e = frame.find("e"); e != frame.end()) {
           Event event = event_of(*e);
-          *max_seq = std::max(*max_seq, event.seq);
-          client->send(event, true);
-          // A table event told as an answer goes only to a player or a spectator of the table:
-          // the feed tells it the events after this one (and not this one again).
+          // A table event of a table the client follows may reach it through the feed too,
+          // before or after this answer: told once (remote_follow.h answered()).
           auto t = frame.find("table");
           if (remote_follow_ && event.seq > 0 && t != frame.end() && t->is_number_integer() &&
-              event.data.is_object() && event.data.contains("game") &&
-              event.data["game"].is_string() && event.data.contains("board") &&
-              event.data["board"].is_number_integer()) {
-            remote_follow_->follow(client, t->get<std::int64_t>(),
-                                   event.data["game"].get<std::string>(),
-                                   event.data["board"].get<int>(), event.seq);
+              !remote_follow_->answered(client, t->get<std::int64_t>(), event.seq, since)) {
+            return;  // the feed gave it already
           }
+          *max_seq = std::max(*max_seq, event.seq);
+          client->send(event, true);
         } else if (auto rp = frame.find("rp"); rp != frame.end() && rp->is_array()) {
           std::vector<std::shared_ptr<const RenderedEvent>> events;
           for (const auto& j : *rp) {
             events.push_back(std::make_shared<const RenderedEvent>(event_of(j)));
             *max_seq = std::max(*max_seq, events.back()->event().seq);
           }
+          *replayed = true;
           client->send_replayed(std::move(events));
         } else {
           throw std::runtime_error("a malformed answer");
         }
       },
-      [this, fwd = forwarding_, client, done, max_seq, peer = to.id, new_table](const json& frame) {
+      [this, fwd = forwarding_, client, done, max_seq, replayed, peer = to.id,
+       new_table](const json& frame) {
         // The trailer: the table the command was about, where the client stands there.
         std::optional<json> table;
         if (auto t = frame.find("table"); t != frame.end() && t->is_object()) table = *t;
         const std::int64_t seen = *max_seq;
-        client->on_strand([this, fwd, client, done, table, seen, peer, new_table] {
+        const bool replay = *replayed;
+        client->on_strand([this, fwd, client, done, table, seen, replay, peer, new_table] {
           // A client gone meanwhile follows nothing (forwarded_client_gone has run).
           if (table && !client->gone) {
             try {
@@ -260,7 +262,12 @@ void Lobby::send_forwarded(Ctx& ctx, const store::NodeRow& to, bool new_table,
                   spdlog::info("forward: {} follows {} {} (table {}) of node {} after seq {}",
                                client->describe(), game, number, id, peer, after);
                 }
-                if (remote_follow_) remote_follow_->follow(client, id, game, number, after);
+                // A client that follows the table already keeps its place in the feed (moving
+                // it past events not delivered yet would lose them), unless a replay told it
+                // everything up to `after`.
+                if (remote_follow_ && (replay || !remote_follow_->follows(client, id))) {
+                  remote_follow_->follow(client, id, game, number, after);
+                }
               } else if (left) {
                 if (changed) {
                   spdlog::info("forward: {} unfollows {} {} (table {}) of node {}",

@@ -10,6 +10,7 @@
 // challenge, ...) and unfollow() once it has left it; the implementation (the event feed)
 // delivers every event of that table after `after_seq`, in seq order, without gaps or
 // repeats, until unfollow() or the client's disconnection.
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -29,6 +30,21 @@ class RemoteFollow {
   // `client` no longer follows `table_id` (it left, or the table ended and was dropped).
   // Unknown pairs are ignored. Thread-safe.
   virtual void unfollow(const std::shared_ptr<Client>& client, std::int64_t table_id) = 0;
+  // The node link is about to tell `client` event `seq` of table `table_id` as the answer to a
+  // command it forwarded at `since` (steady clock; its own move, say): false if the feed gave
+  // the client that event since then (the same event by two ways: the answer leaves it out;
+  // one given before, as a re-sent move's acknowledgement repeats it, is told again);
+  // otherwise, if the client follows the table, the feed will not give it that event. Thread-safe.
+  virtual bool answered(const std::shared_ptr<Client>& client, std::int64_t table_id,
+                        std::int64_t seq, std::chrono::steady_clock::time_point since) {
+    (void)client, (void)table_id, (void)seq, (void)since;
+    return true;
+  }
+  // Whether `client` follows table `table_id`. Thread-safe.
+  virtual bool follows(const std::shared_ptr<Client>& client, std::int64_t table_id) {
+    (void)client, (void)table_id;
+    return false;
+  }
 };
 
 }  // namespace plateau::server
