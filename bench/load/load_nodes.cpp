@@ -1,6 +1,7 @@
 #include "load_nodes.h"
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -116,9 +117,20 @@ namespace {
   if (spec.threads > 0) args.insert(args.end(), {"--threads", std::to_string(spec.threads)});
   if (!spec.store_url.empty()) args.insert(args.end(), {"--store", spec.store_url});
   if (!spec.node_id.empty()) {
+    // The node link's secret (docs/CLUSTER.md), the same for every node of the run: written
+    // once beside the nodes' directories, readable by its owner only.
+    const std::string secret = (spec.dir.parent_path() / "cluster-secret").string();
+    if (::access(secret.c_str(), R_OK) != 0) {
+      // Made whole and private under a name of this node's, then renamed (atomic): a node
+      // starting beside never reads half of it, nor a readable one.
+      const std::string mine = secret + "." + spec.node_id;
+      { std::ofstream(mine) << "plateau_load cluster secret, 32 bytes or more\n"; }
+      ::chmod(mine.c_str(), 0600);
+      ::rename(mine.c_str(), secret.c_str());
+    }
     args.insert(args.end(), {"--node-id", spec.node_id, "--node-address",
                              "127.0.0.1:" + std::to_string(text_port), "--node-port",
-                             std::to_string(free_port())});
+                             std::to_string(free_port()), "--cluster-secret-file", secret});
   }
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
