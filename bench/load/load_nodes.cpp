@@ -1,7 +1,6 @@
 #include "load_nodes.h"
 
 #include <signal.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,6 +19,22 @@ namespace plateau::bench {
 
 namespace asio = boost::asio;
 using asio::ip::tcp;
+
+void write_cluster_secret(const std::filesystem::path& path) {
+  std::ifstream random("/dev/urandom", std::ios::binary);
+  std::string secret(32, '\0');
+  if (!random.read(secret.data(), static_cast<std::streamsize>(secret.size()))) {
+    throw std::runtime_error("cannot read /dev/urandom");
+  }
+  std::filesystem::create_directories(path.parent_path());
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(secret.data(), static_cast<std::streamsize>(secret.size()));
+    if (!out) throw std::runtime_error("cannot write " + path.string());
+  }
+  std::filesystem::permissions(
+      path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+}
 
 std::uint16_t free_port() {
   asio::io_context io;
@@ -117,20 +132,10 @@ namespace {
   if (spec.threads > 0) args.insert(args.end(), {"--threads", std::to_string(spec.threads)});
   if (!spec.store_url.empty()) args.insert(args.end(), {"--store", spec.store_url});
   if (!spec.node_id.empty()) {
-    // The node link's secret (docs/CLUSTER.md), the same for every node of the run: written
-    // once beside the nodes' directories, readable by its owner only.
-    const std::string secret = (spec.dir.parent_path() / "cluster-secret").string();
-    if (::access(secret.c_str(), R_OK) != 0) {
-      // Made whole and private under a name of this node's, then renamed (atomic): a node
-      // starting beside never reads half of it, nor a readable one.
-      const std::string mine = secret + "." + spec.node_id;
-      { std::ofstream(mine) << "plateau_load cluster secret, 32 bytes or more\n"; }
-      ::chmod(mine.c_str(), 0600);
-      ::rename(mine.c_str(), secret.c_str());
-    }
-    args.insert(args.end(), {"--node-id", spec.node_id, "--node-address",
-                             "127.0.0.1:" + std::to_string(text_port), "--node-port",
-                             std::to_string(free_port()), "--cluster-secret-file", secret});
+    args.insert(args.end(),
+                {"--node-id", spec.node_id, "--node-address",
+                 "127.0.0.1:" + std::to_string(text_port), "--node-port",
+                 std::to_string(free_port()), "--cluster-secret-file", spec.secret_file.string()});
   }
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());

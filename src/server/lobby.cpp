@@ -173,10 +173,7 @@ void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view line,
 
 void Lobby::run_line(const std::shared_ptr<Client>& client, std::string_view line,
                      std::function<void()> done, const std::string& comment, bool local_only) {
-  Ctx ctx{client, std::move(done)};
-  ctx.line = line;
-  ctx.comment = comment;
-  ctx.local_only = local_only;
+  Ctx ctx{client, std::move(done), false, line, comment, local_only};
   try {
     std::optional<Command> c;
     try {

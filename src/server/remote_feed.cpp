@@ -43,35 +43,30 @@ void RemoteFeed::follow(const std::shared_ptr<Client>& client, std::int64_t tabl
   add(client, table_id, game, number, after_seq, "");
 }
 
-bool RemoteFeed::answered(const std::shared_ptr<Client>& client, std::int64_t table_id,
-                          std::int64_t seq, std::chrono::steady_clock::time_point since) {
+std::map<std::int64_t, std::int64_t> RemoteFeed::positions(const std::shared_ptr<Client>& client) {
   std::lock_guard lock(mutex_);
-  auto it = tables_.find(table_id);
-  if (it == tables_.end()) return true;
-  for (auto& f : it->second.followers) {
-    if (f.key != client.get()) continue;
-    if (f.after >= seq) {
-      // Given by the feed while the command ran: the same event twice; else told again.
-      for (const auto& [s, at] : f.given) {
-        if (s == seq && at >= since) return false;
-      }
-      return true;
+  std::map<std::int64_t, std::int64_t> out;
+  for (const auto& [id, t] : tables_) {
+    for (const auto& f : t.followers) {
+      if (f.key == client.get()) out[id] = f.after;
     }
-    // Bounded: an answer's events are few, and those up to `after` go at each delivery.
-    if (f.answered.size() < 256) f.answered.insert(seq);
-    return true;
   }
-  return true;
+  return out;
 }
 
-bool RemoteFeed::follows(const std::shared_ptr<Client>& client, std::int64_t table_id) {
+void RemoteFeed::send_answer(const std::shared_ptr<Client>& client, std::int64_t table_id,
+                             std::int64_t seq, std::int64_t since,
+                             const std::function<void()>& send) {
   std::lock_guard lock(mutex_);
-  auto it = tables_.find(table_id);
-  if (it == tables_.end()) return false;
-  for (const auto& f : it->second.followers) {
-    if (f.key == client.get() && !f.client.expired()) return true;
+  if (auto it = tables_.find(table_id); it != tables_.end() && seq > since) {
+    for (auto& f : it->second.followers) {
+      if (f.key != client.get()) continue;
+      if (since >= 0 && f.after >= seq) return;  // the feed told it during the command
+      f.after = std::max(f.after, seq);
+      break;
+    }
   }
-  return false;
+  send();
 }
 
 void RemoteFeed::add(const std::shared_ptr<Client>& client, std::int64_t table_id,
@@ -197,16 +192,10 @@ void RemoteFeed::deliver(std::int64_t table_id, std::vector<store::EventRow> row
       auto c = f.client.lock();
       if (!c || f.after >= last) continue;
       std::vector<std::shared_ptr<const RenderedEvent>> mine;
-      const auto now = std::chrono::steady_clock::now();
       for (const auto& e : events) {
-        if (e->event().seq > f.after && !f.answered.count(e->event().seq)) {
-          mine.push_back(e);
-          f.given.emplace_back(e->event().seq, now);
-          if (f.given.size() > kRecentGiven) f.given.pop_front();
-        }
+        if (e->event().seq > f.after) mine.push_back(e);
       }
       f.after = last;
-      f.answered.erase(f.answered.begin(), f.answered.upper_bound(last));
       if (!mine.empty()) out.emplace_back(std::move(c), std::move(mine));
     }
   }

@@ -22,14 +22,11 @@
 //
 // Bounds: kMaxTablesPerClient tables followed per connection, kMaxTables tables per node
 // (beyond, follow() answers the client an error and does nothing).
-#include <chrono>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -59,9 +56,11 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
   void follow(const std::shared_ptr<Client>& client, std::int64_t table_id, const std::string& game,
               int number, std::int64_t after_seq) override;
   void unfollow(const std::shared_ptr<Client>& client, std::int64_t table_id) override;
-  bool answered(const std::shared_ptr<Client>& client, std::int64_t table_id, std::int64_t seq,
-                std::chrono::steady_clock::time_point since) override;
-  bool follows(const std::shared_ptr<Client>& client, std::int64_t table_id) override;
+  // Sends under the feed's lock, so that the feed never delivers the same seq too, nor a later
+  // one before it.
+  std::map<std::int64_t, std::int64_t> positions(const std::shared_ptr<Client>& client) override;
+  void send_answer(const std::shared_ptr<Client>& client, std::int64_t table_id, std::int64_t seq,
+                   std::int64_t since, const std::function<void()>& send) override;
   // Why follow(client, table_id, ...) would be refused now (a bound), or "". Thread-safe.
   std::string refusal(const std::shared_ptr<Client>& client, std::int64_t table_id) const;
 
@@ -120,12 +119,7 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
     // The seat's user, for a player made to follow the table (a notice, a login): should the
     // table come to this node (a takeover), the table tells them itself and they are dropped.
     std::string seated_as;
-    // Seqs after `after` the node link told the client as answers (answered()): not again.
-    std::set<std::int64_t> answered;
-    // The last seqs the feed gave it, and when (answered(): at most kRecentGiven).
-    std::deque<std::pair<std::int64_t, std::chrono::steady_clock::time_point>> given;
   };
-  static constexpr std::size_t kRecentGiven = 64;
   struct Followed {
     std::string game;
     int number = 0;

@@ -10,8 +10,9 @@
 // challenge, ...) and unfollow() once it has left it; the implementation (the event feed)
 // delivers every event of that table after `after_seq`, in seq order, without gaps or
 // repeats, until unfollow() or the client's disconnection.
-#include <chrono>
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -30,20 +31,23 @@ class RemoteFollow {
   // `client` no longer follows `table_id` (it left, or the table ended and was dropped).
   // Unknown pairs are ignored. Thread-safe.
   virtual void unfollow(const std::shared_ptr<Client>& client, std::int64_t table_id) = 0;
-  // The node link is about to tell `client` event `seq` of table `table_id` as the answer to a
-  // command it forwarded at `since` (steady clock; its own move, say): false if the feed gave
-  // the client that event since then (the same event by two ways: the answer leaves it out;
-  // one given before, as a re-sent move's acknowledgement repeats it, is told again);
-  // otherwise, if the client follows the table, the feed will not give it that event. Thread-safe.
-  virtual bool answered(const std::shared_ptr<Client>& client, std::int64_t table_id,
-                        std::int64_t seq, std::chrono::steady_clock::time_point since) {
-    (void)client, (void)table_id, (void)seq, (void)since;
-    return true;
+  // Where `client` stands in each table it follows: table id -> the last seq it was told.
+  // The node link takes this when it forwards a command, for send_answer(). Thread-safe.
+  virtual std::map<std::int64_t, std::int64_t> positions(const std::shared_ptr<Client>& client) {
+    (void)client;
+    return {};
   }
-  // Whether `client` follows table `table_id`. Thread-safe.
-  virtual bool follows(const std::shared_ptr<Client>& client, std::int64_t table_id) {
-    (void)client, (void)table_id;
-    return false;
+  // The owner answered `client`'s forwarded command with event `seq` of `table_id`; `since` is
+  // the client's position in that table when the command was forwarded (positions(); -1 if it
+  // did not follow it). An event the command made (seq > since) may be on its way from the
+  // feed too: then exactly one of the two reaches the client, in seq order. So this runs
+  // `send` (which sends the answer) unless the feed has delivered that seq meanwhile, and from
+  // then on the feed counts it as delivered. An older event told again (a move re-sent with
+  // its #n is acknowledged again) is always sent. Thread-safe.
+  virtual void send_answer(const std::shared_ptr<Client>& client, std::int64_t table_id,
+                           std::int64_t seq, std::int64_t since, const std::function<void()>& send) {
+    (void)client, (void)table_id, (void)seq, (void)since;
+    send();
   }
 };
 
