@@ -22,6 +22,7 @@
 //
 // Bounds: kMaxTablesPerClient tables followed per connection, kMaxTables tables per node
 // (beyond, follow() answers the client an error and does nothing).
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -56,6 +57,8 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
   void follow(const std::shared_ptr<Client>& client, std::int64_t table_id, const std::string& game,
               int number, std::int64_t after_seq) override;
   void unfollow(const std::shared_ptr<Client>& client, std::int64_t table_id) override;
+  void hold(const std::shared_ptr<Client>& client) override;
+  void release(const std::shared_ptr<Client>& client) override;
   // Why follow(client, table_id, ...) would be refused now (a bound), or "". Thread-safe.
   std::string refusal(const std::shared_ptr<Client>& client, std::int64_t table_id) const;
 
@@ -121,6 +124,8 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
     std::vector<Follower> followers;
   };
   bool local(std::int64_t table_id, const std::string& game, int number) const;
+  // `client` is held (hold()) and its hold has not lapsed. Call with mutex_ held.
+  bool held_locked(const Client* client);
   std::string refusal_locked(const std::shared_ptr<Client>& client, bool new_table) const;
   void add(const std::shared_ptr<Client>& client, std::int64_t table_id, const std::string& game,
            int number, std::int64_t after_seq, const std::string& seated_as);
@@ -129,6 +134,12 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
   cluster::EventFeed feed_;
   mutable std::mutex mutex_;
   std::map<std::int64_t, Followed> tables_;
+  struct Hold {
+    std::weak_ptr<Client> client;  // expired: the entry is stale (its address may be reused)
+    int count = 0;
+    std::chrono::steady_clock::time_point until;
+  };
+  std::map<const Client*, Hold> holds_;  // bounded by the connections (one entry each)
   std::vector<std::pair<std::weak_ptr<Client>, std::string>> arrivals_;
   std::vector<std::string> remote_names_;
   std::vector<Listed> remote_listing_;
