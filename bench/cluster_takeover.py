@@ -17,7 +17,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "integration"))
 os.environ.setdefault("PLATEAU_PG_FSYNC", "on")
-from pg_cluster import PgCluster  # noqa: E402
+from pg_cluster import PgCluster, cluster_secret_file  # noqa: E402
 from plateau_harness import TOKENS, Server, free_port  # noqa: E402
 
 BINARY = sys.argv[1]
@@ -28,6 +28,8 @@ PLIES = int(sys.argv[3]) if len(sys.argv) > 3 else 10
 def node(pg, name):
     return Server(BINARY, extra=["--store", pg.url, "--node-id", name, "--node-address",
                                  f"127.0.0.1:{free_port()}", "--node-port", str(free_port()),
+                                 "--cluster-secret-file", cluster_secret_file(),
+                                 "--place-tables", "here",  # every table on a, the one killed
                                  "--rate", "100000", "--max-tables-per-user",
                                  str(TABLES + 10)])
 

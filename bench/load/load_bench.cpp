@@ -1,11 +1,21 @@
-// plateau_load: N text clients playing M BohnDuell boards against `plateau serve` on loopback.
-// Starts the server on free ports with a fresh data directory, logs every client in as a guest,
-// pairs them into challenges and plays random legal moves (chosen through the core interface,
-// so every move sent is legal) game after game for the given time. Reports moves/s, the latency
-// from sending a move to its acknowledgement (p50/p99), the server's memory, and - after a
-// graceful stop - compares every acknowledged move with the moves in plateau.db: lost and
-// duplicated moves must both be 0. All clients share 127.0.0.1, so the server is started with
+// plateau_load: N text clients playing M BohnDuell boards against `plateau serve` on loopback
+// (docs/PERFORMANCE.md, "Server" and "Server on PostgreSQL"). Starts the server on free ports
+// with a fresh data directory - its store SQLite (the default) or a throw-away PostgreSQL 15
+// cluster (tests/store/pg_cluster.sh, fsync on), one node or several on that database - logs
+// every client in as a guest, pairs them into challenges and plays random legal moves
+// (load_clients.h) game after game for the given time. Reports moves/s, the latency from
+// sending a move to its acknowledgement (p50/p99), the servers' memory, the load average, and -
+// after a graceful stop - compares every acknowledged move with the moves in the store: lost and
+// duplicated moves must both be 0. All clients share 127.0.0.1, so the servers are started with
 // --max-connections-per-address and --max-connections raised to the number of clients + 64.
+//
+// --nodes N (PostgreSQL): N nodes on one database, the games spread over them (both players of
+// a game on the node that opened it; with --spread the second player on the next node, its
+// commands forwarded to the owner by the node link). --kill-after S kills the last node with
+// SIGKILL S seconds into the measurement and reports how long until its tables are owned by the
+// others; its robots stop, and a move they had sent unanswered may be stored or not (nobody was
+// told). With --rejoin they connect to their tables' new owners once the takeover is done,
+// `resume`, re-send that move with its #n (played once either way) and play on.
 //
 // --echo runs the same clients, games and rate against a minimal Boost.Asio line-echo server
 // (echo_server.h) instead: every line comes straight back to its sender, so a move's
@@ -13,322 +23,52 @@
 // last line gives Plateau's moves/s and latency as ratios to the echo's (bare I/O).
 //
 //   plateau_load --server build/release/plateau --connections 1000 --games 500 --seconds 20
+//   plateau_load --server build/release/plateau --store sqlite --store postgresql --rate 2500
+//   plateau_load --server build/release/plateau --store postgresql --nodes 3 --kill-after 8
 //   plateau_load --server build/release/plateau --echo --rate 2500 --seconds 15
-#include <SQLiteCpp/SQLiteCpp.h>
 #include <signal.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include "server/asio.h"
+#include <array>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
-#include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <memory>
-#include <random>
-#include <regex>
 #include <string>
-#include <utility>
 #include <vector>
 
+#include "../../tests/store/pg_test_cluster.h"
 #include "core/registry.h"
-#include "core/state.h"
-#include "core/text.h"
-#include "echo_server.h"
 #include "games/register.h"
+#include "load_clients.h"
+#include "load_nodes.h"
+#include "server/asio.h"
+#include "store/pg_connection.h"
+#include "stored_moves.h"
 
 namespace {
 
 namespace asio = boost::asio;
 using asio::ip::tcp;
-using Clock = std::chrono::steady_clock;
+using plateau::bench::Clock;
 
 struct Options {
+  plateau::bench::LoadOptions load;
   std::string server;
-  int connections = 1000;
-  int games = 500;
-  double seconds = 20;
-  std::string game = "bohnduell(supply=20)";
-  double rate = 0;  // offered moves/s in all (think time between moves); 0: as fast as possible
-  std::uint64_t seed = 1;
+  std::vector<std::string> stores;  // "sqlite" and/or "postgresql", one run each
+  int nodes = 1;
+  int threads = 0;        // each server's --threads; 0: its default
+  double kill_after = 0;  // seconds into the measurement; 0: no kill
+  bool rejoin = false;    // the killed node's robots resume on their tables' new owners
+  std::string pg_fsync = "on";
   bool echo = false;     // also (or, without --server, only) run against the echo server
   int echo_threads = 2;  // I/O threads of the echo server (plateau serve's default --threads)
 };
-
-std::uint16_t free_port() {
-  asio::io_context io;
-  tcp::acceptor a(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
-  return a.local_endpoint().port();
-}
-
-long rss_kib(pid_t pid, const std::string& field) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind(field + ":", 0) == 0) return std::stol(line.substr(field.size() + 1));
-  }
-  return -1;
-}
-
-struct Bench;
-
-struct Conn : std::enable_shared_from_this<Conn> {
-  Conn(Bench& b, asio::io_context& io, int index) : bench(b), socket(io), index(index) {}
-  void start(const tcp::endpoint& ep);
-  void read();
-  void send(std::string line);
-  void on_line(const std::string& line);
-
-  Bench& bench;
-  tcp::socket socket;
-  asio::streambuf buf;
-  std::deque<std::string> out;
-  bool writing = false;
-  int index;
-  std::string name;
-  int game = -1;  // index of the pair game, -1 for idle connections
-};
-
-struct PairGame {
-  int a = -1, b = -1;  // connections: a challenges, a is seat 1
-  int board = 0;
-  std::unique_ptr<plateau::State> state;
-  bool pending = false;
-  int expected_ply = 0;
-  std::string expected_move;
-  Clock::time_point sent;
-  std::unique_ptr<asio::steady_timer> think;
-};
-
-struct Bench {
-  Options opt;
-  asio::io_context io;
-  std::vector<std::shared_ptr<Conn>> conns;
-  std::vector<PairGame> games;
-  std::shared_ptr<const plateau::Game> game;
-  std::mt19937_64 rng;
-  tcp::endpoint endpoint;
-  int logged_in = 0;
-  int connected = 0;
-  bool measuring = false;
-  bool stopping = false;
-  Clock::time_point start, end;
-  std::vector<double> latencies_ms;
-  long moves = 0;
-  long games_finished = 0;
-  long errors = 0;
-  std::map<int, std::vector<std::string>> acked;  // board -> moves acknowledged, by ply
-  asio::steady_timer timer{io};
-  std::string game_name;
-  std::string game_options;
-  bool echo = false;     // the peer is the echo server: replies are our own lines
-  int next_board = 101;  // echo: boards are numbered here, as the server would
-
-  void logged(Conn&) {
-    if (++logged_in < opt.connections) return;
-    std::cout << "all " << opt.connections << " connections logged in; starting " << opt.games
-              << " games\n"
-              << std::flush;
-    start = Clock::now();
-    measuring = true;
-    for (std::size_t g = 0; g < games.size(); ++g) challenge(static_cast<int>(g));
-    timer.expires_after(std::chrono::milliseconds(static_cast<long>(opt.seconds * 1000)));
-    timer.async_wait([this](boost::system::error_code) {
-      stopping = true;
-      end = Clock::now();
-      check_done();
-    });
-  }
-
-  void challenge(int g) {
-    PairGame& pg = games[g];
-    std::string opts;
-    if (!game_options.empty()) {
-      for (const auto& part : plateau::split(game_options, ',')) opts += " -" + std::string(part);
-    }
-    conns[pg.a]->send(game_name + " challenge" + opts + " " + conns[pg.a]->name + " " +
-                      conns[pg.b]->name);
-  }
-
-  void next(int g) {
-    PairGame& pg = games[g];
-    if (pg.state->is_terminal()) {
-      ++games_finished;
-      pg.board = 0;
-      if (!stopping) challenge(g);
-      check_done();
-      return;
-    }
-    if (stopping) {
-      check_done();
-      return;
-    }
-    if (opt.rate > 0) {
-      // Players think: on average games / rate seconds between moves (uniform 0.5x..1.5x).
-      const double mean = static_cast<double>(opt.games) / opt.rate;
-      const double t = mean * (0.5 + static_cast<double>(rng() % 1000) / 1000.0);
-      if (!pg.think) pg.think = std::make_unique<asio::steady_timer>(io);
-      pg.pending = true;  // a move is due: the run ends once none is
-      pg.expected_ply = -1;
-      pg.think->expires_after(std::chrono::microseconds(static_cast<long>(t * 1e6)));
-      pg.think->async_wait([this, g](boost::system::error_code) { send_move(g); });
-      return;
-    }
-    send_move(g);
-  }
-
-  void send_move(int g) {
-    PairGame& pg = games[g];
-    if (stopping) {
-      pg.pending = false;
-      check_done();
-      return;
-    }
-    auto legal = pg.state->legal_moves();
-    const plateau::Move& m = legal[rng() % legal.size()];
-    pg.expected_move = pg.state->move_to_string(m);
-    pg.expected_ply = pg.state->ply() + 1;
-    pg.pending = true;
-    pg.sent = Clock::now();
-    const int mover = pg.state->current_seat() == 0 ? pg.a : pg.b;
-    conns[mover]->send("move " + std::to_string(pg.board) + " " + pg.expected_move + "#" +
-                       std::to_string(pg.expected_ply));
-  }
-
-  void on_new_board(Conn& c, int board) {
-    if (c.game < 0 || games[c.game].a != c.index) return;
-    PairGame& pg = games[c.game];
-    pg.board = board;
-    pg.state = game->initial_state();
-    acked[board];
-    next(c.game);
-  }
-
-  void on_move(Conn& c, int board, int ply, const std::string& move) {
-    if (c.game < 0) return;
-    PairGame& pg = games[c.game];
-    if (!pg.pending || pg.board != board || ply != pg.expected_ply) return;
-    const int mover = pg.state->current_seat() == 0 ? pg.a : pg.b;
-    if (mover != c.index) return;
-    if (move != pg.expected_move) {
-      ++errors;
-      std::cerr << "board " << board << ": acknowledged " << move << ", sent " << pg.expected_move
-                << "\n";
-    }
-    pg.pending = false;
-    latencies_ms.push_back(
-        std::chrono::duration<double, std::milli>(Clock::now() - pg.sent).count());
-    ++moves;
-    acked[board].push_back(move);
-    pg.state->apply(pg.state->parse_move(move));
-    next(c.game);
-  }
-
-  void check_done() {
-    if (!stopping) return;
-    for (const auto& pg : games) {
-      if (pg.pending) return;
-    }
-    for (auto& c : conns) {
-      boost::system::error_code ec;
-      c->socket.close(ec);
-    }
-    io.stop();
-  }
-};
-
-void Conn::start(const tcp::endpoint& ep) {
-  socket.async_connect(ep, [self = shared_from_this()](boost::system::error_code ec) {
-    if (ec) {
-      std::cerr << "connect failed: " << ec.message() << "\n";
-      self->bench.io.stop();
-      return;
-    }
-    self->socket.set_option(tcp::no_delay(true));
-    self->send("guest");
-    self->read();
-  });
-}
-
-void Conn::read() {
-  asio::async_read_until(socket, buf, '\n',
-                         [self = shared_from_this()](boost::system::error_code ec, std::size_t n) {
-                           if (ec) return;
-                           std::string line(asio::buffers_begin(self->buf.data()),
-                                            asio::buffers_begin(self->buf.data()) + n - 1);
-                           self->buf.consume(n);
-                           self->on_line(line);
-                           self->read();
-                         });
-}
-
-void Conn::send(std::string line) {
-  out.push_back(std::move(line) + "\n");
-  if (writing) return;
-  writing = true;
-  auto self = shared_from_this();
-  auto write_next = std::make_shared<std::function<void()>>();
-  *write_next = [self, write_next] {
-    if (self->out.empty()) {
-      self->writing = false;
-      return;
-    }
-    asio::async_write(self->socket, asio::buffer(self->out.front()),
-                      [self, write_next](boost::system::error_code ec, std::size_t) {
-                        if (ec) return;
-                        self->out.pop_front();
-                        (*write_next)();
-                      });
-  };
-  (*write_next)();
-}
-
-void Conn::on_line(const std::string& line) {
-  static const std::regex kMove(R"(^(\w+) (\d+): (\d+)\. \S+ \S+ (\S+)$)");
-  if (bench.echo) {
-    // The same dialogue, each line answered by itself: the login, the challenge, the moves.
-    static const std::regex kEchoedMove(R"(^move (\d+) (\S+)#(\d+)$)");
-    std::smatch m;
-    if (line == "guest") {
-      name = "guest" + std::to_string(index + 1);
-      bench.logged(*this);
-    } else if (line.rfind(bench.game_name + " challenge", 0) == 0) {
-      bench.on_new_board(*this, bench.next_board++);
-    } else if (std::regex_match(line, m, kEchoedMove)) {
-      bench.on_move(*this, std::stoi(m[1]), std::stoi(m[3]), m[2]);
-    } else {
-      ++bench.errors;
-      std::cerr << "echo: unexpected line " << line << "\n";
-    }
-    return;
-  }
-  if (line.rfind("Hello, guest", 0) == 0) {
-    name = line.substr(7, line.find(' ', 7) - 7);
-    bench.logged(*this);
-    return;
-  }
-  if (line.rfind("error: ", 0) == 0) {
-    // Every move sent is legal and in turn: any error is a failure of the run.
-    ++bench.errors;
-    std::cerr << name << ": " << line << "\n";
-    bench.end = Clock::now();
-    bench.io.stop();
-    return;
-  }
-  if (line.rfind("New ", 0) == 0 && line.find(" Board ") != std::string::npos) {
-    bench.on_new_board(*this, std::stoi(line.substr(line.rfind(' ') + 1)));
-    return;
-  }
-  if (line.size() > 10 && line.rfind(bench.game_name + " ", 0) == 0) {
-    std::smatch m;
-    if (std::regex_match(line, m, kMove)) {
-      bench.on_move(*this, std::stoi(m[2]), std::stoi(m[3]), m[4]);
-    }
-  }
-}
 
 double percentile(std::vector<double> v, double p) {
   if (v.empty()) return 0;
@@ -338,156 +78,246 @@ double percentile(std::vector<double> v, double p) {
 
 // What one run measured.
 struct RunResult {
-  long moves = 0;
   double moves_per_s = 0;
-  double p50 = 0, p99 = 0, max = 0;  // ms
-  bool ok = false;                   // no error, nothing lost or duplicated
+  double p50 = 0, p99 = 0;  // ms
+  bool ok = false;          // no error, nothing lost or duplicated
 };
 
-// Starts the peer in a child process: `plateau serve` (exec) or the echo server (fork only).
-pid_t start_peer(const Options& opt, bool echo, const std::filesystem::path& dir,
-                 std::uint16_t text_port, const std::string& log) {
-  const std::uint16_t http_port = free_port();
-  const std::uint16_t biloba_port = free_port();
-  pid_t pid = ::fork();
-  if (pid != 0) return pid;
-  FILE* f = std::freopen(log.c_str(), "w", stderr);
-  (void)f;
-  if (echo) {
-    try {
-      plateau::bench::run_echo_server("127.0.0.1", text_port, opt.echo_threads);
-      std::_Exit(0);
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "echo server: %s\n", e.what());
-      std::_Exit(1);
-    }
-  }
-  std::string data = (dir / "data").string();
-  std::string tp = std::to_string(text_port), hp = std::to_string(http_port),
-              bp = std::to_string(biloba_port);
-  // Every client comes from 127.0.0.1: raise the per-address connection cap (default 32)
-  // and the total cap above the number of clients (with room for the probes).
-  const std::string cap = std::to_string(opt.connections + 64);
-  ::execl(opt.server.c_str(), opt.server.c_str(), "serve", "--data-dir", data.c_str(), "--bind",
-          "127.0.0.1", "--text-port", tp.c_str(), "--http-port", hp.c_str(), "--biloba-port",
-          bp.c_str(), "--log-level", "warn", "--rate", "100000", "--max-connections-per-address",
-          cap.c_str(), "--max-connections", cap.c_str(), static_cast<char*>(nullptr));
-  std::perror("exec");
-  std::_Exit(127);
+// "plateau serve" (SQLite), "plateau serve on PostgreSQL", "3 nodes on PostgreSQL", "echo".
+std::string peer_label(const std::string& store, int nodes) {
+  if (store == "echo") return "echo server (bare I/O)";
+  if (store == "sqlite") return "plateau serve (SQLite)";
+  if (nodes == 1) return "plateau serve (PostgreSQL)";
+  return std::to_string(nodes) + " plateau serve nodes (PostgreSQL)";
 }
 
-// Every acknowledged move must be in the store exactly once, in order.
-void compare_with_store(const Bench& bench, const std::filesystem::path& db_path, long& stored,
-                        long& lost, long& duplicated) {
-  SQLite::Database db(db_path.string(), SQLite::OPEN_READONLY);
-  std::map<int, std::vector<std::string>> in_db;
-  SQLite::Statement q(db,
-                      "SELECT t.number, m.move FROM moves m JOIN tables t ON t.id = m.table_id "
-                      "WHERE t.game = ? ORDER BY t.number, m.ply");
-  q.bind(1, bench.game_name);
-  while (q.executeStep()) {
-    in_db[q.getColumn(0).getInt()].push_back(q.getColumn(1).getString());
-    ++stored;
+RunResult run_once(const Options& opt, const std::string& store) {
+  namespace b = plateau::bench;
+  const bool echo = store == "echo";
+  const bool pg = store == "postgresql";
+  const int nodes = pg ? opt.nodes : 1;
+  std::string url;
+  if (pg) {
+    url = plateau::store::testing::pg_url();
+    plateau::store::testing::pg_reset();  // every run on an empty database
   }
-  for (const auto& [board, moves] : bench.acked) {
-    const auto& got = in_db[board];
-    std::size_t same = 0;
-    while (same < moves.size() && same < got.size() && moves[same] == got[same]) ++same;
-    lost += static_cast<long>(moves.size() - same);
-    duplicated += static_cast<long>(got.size() > moves.size() ? got.size() - moves.size() : 0);
-  }
-}
-
-RunResult run_once(const Options& opt, bool echo) {
-  Bench bench;
-  bench.opt = opt;
-  bench.echo = echo;
-  bench.rng.seed(opt.seed);
-  bench.game = plateau::make_game(opt.game);
-  bench.game_name = bench.game->name();
-  bench.game_options = bench.game->options_string();
   const auto dir =
       std::filesystem::temp_directory_path() / ("plateau-load-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  const std::uint16_t text_port = free_port();
-  const std::string log = (dir / "server.log").string();
-  const pid_t pid = start_peer(opt, echo, dir, text_port, log);
-  bench.endpoint = tcp::endpoint(asio::ip::make_address("127.0.0.1"), text_port);
-  // Wait for the text port.
-  for (int i = 0;; ++i) {
-    asio::io_context io;
-    tcp::socket s(io);
-    boost::system::error_code ec;
-    s.connect(bench.endpoint, ec);
-    if (!ec) break;
-    if (i > 200) {
-      std::cerr << (echo ? "echo server" : "server") << " did not start; see " << log << "\n";
-      ::kill(pid, SIGKILL);
-      ::waitpid(pid, nullptr, 0);
-      return {};
-    }
-    ::usleep(50000);
+  std::vector<b::Peer> peers;
+  std::vector<tcp::endpoint> endpoints;
+  for (int i = 0; i < nodes; ++i) {
+    b::PeerSpec spec;
+    spec.server = opt.server;
+    spec.echo = echo;
+    spec.echo_threads = opt.echo_threads;
+    spec.max_connections = opt.load.connections + 64;
+    spec.store_url = url;
+    spec.threads = opt.threads;
+    if (nodes > 1) spec.node_id = "n" + std::to_string(i + 1);
+    spec.dir = dir / ("node" + std::to_string(i + 1));
+    peers.push_back(b::start_peer(spec));
+    endpoints.emplace_back(asio::ip::make_address("127.0.0.1"), peers.back().text_port);
   }
-  for (int i = 0; i < opt.connections; ++i) {
-    bench.conns.push_back(std::make_shared<Conn>(bench, bench.io, i));
-  }
-  for (int g = 0; g < opt.games; ++g) {
-    PairGame pg;
-    pg.a = 2 * g;
-    pg.b = 2 * g + 1;
-    bench.conns[pg.a]->game = g;
-    bench.conns[pg.b]->game = g;
-    bench.games.push_back(std::move(pg));
-  }
-  for (auto& c : bench.conns) c->start(bench.endpoint);
-  const auto wall = Clock::now();
-  bench.io.run();
-  const long vm_hwm = rss_kib(pid, "VmHWM");
-  const long vm_rss = rss_kib(pid, "VmRSS");
-  ::kill(pid, SIGTERM);
-  int status = 0;
-  ::waitpid(pid, &status, 0);
 
-  const double secs = std::chrono::duration<double>(bench.end - bench.start).count();
-  long lost = 0, duplicated = 0, stored = 0;
-  if (!echo) compare_with_store(bench, dir / "data" / "plateau.db", stored, lost, duplicated);
-  std::cout << (echo ? "echo server (bare I/O): " : "plateau serve: ") << "connections "
-            << opt.connections << ", games " << opt.games << " (" << opt.game << "), offered "
-            << (opt.rate > 0 ? std::to_string(static_cast<long>(opt.rate)) + " moves/s"
-                             : std::string("as fast as possible"))
-            << ", " << secs << " s measured ("
-            << std::chrono::duration<double>(Clock::now() - wall).count() << " s in all)\n";
+  b::Robots robots(opt.load, plateau::make_game(opt.load.game), echo, endpoints);
+  double load_at_start = -1;
+  // CPU seconds of the servers, the PostgreSQL cluster and this process over the measurement.
+  const int pg_port = pg ? std::stoi(url.substr(url.rfind(':') + 1)) : 0;
+  auto cpu_now = [&] {
+    std::array<double, 3> c{0, pg ? b::postgres_cpu_seconds(pg_port) : 0,
+                            b::cpu_seconds(::getpid())};
+    for (const auto& p : peers) c[0] += p.killed ? 0 : b::cpu_seconds(p.pid);
+    return c;
+  };
+  std::array<double, 3> cpu_start{}, cpu_end{};
+  // The database's commits and WAL over the measurement (its statistics lag by up to a second).
+  std::unique_ptr<plateau::store::pg::Connection> stats_db;
+  if (pg) stats_db = std::make_unique<plateau::store::pg::Connection>(url);
+  auto db_now = [&]() -> std::pair<long, long> {
+    if (!stats_db) return {0, 0};
+    stats_db->exec("SELECT pg_stat_clear_snapshot()");
+    auto r = stats_db->run(
+        "SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = current_database()), "
+        "pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint");
+    return {static_cast<long>(r.integer(0, 0)), static_cast<long>(r.integer(0, 1))};
+  };
+  std::pair<long, long> db_start{}, db_end{};
+  asio::steady_timer kill_timer(robots.io);
+  std::unique_ptr<b::TakeoverWatch> watch;
+  const bool kill = pg && nodes > 1 && opt.kill_after > 0;
+  robots.run([&] {
+    load_at_start = b::load_average();
+    cpu_start = cpu_now();
+    db_start = db_now();
+    if (!kill) return;
+    kill_timer.expires_after(std::chrono::milliseconds(static_cast<long>(opt.kill_after * 1000)));
+    kill_timer.async_wait([&](boost::system::error_code ec) {
+      if (ec) return;
+      b::kill_peer(peers.back());
+      robots.killed_at = Clock::now();
+      std::function<void()> rejoin;
+      if (opt.rejoin) {
+        // On the watch's thread: where each table is now, then back to the robots' thread.
+        rejoin = [&] {
+          std::map<int, int> owner_node;
+          for (const auto& [board, owner] : b::table_owners(url, robots.game_name)) {
+            for (std::size_t i = 0; i < peers.size(); ++i) {
+              if (peers[i].node_id == owner) owner_node[board] = static_cast<int>(i);
+            }
+          }
+          asio::post(robots.io, [&robots, owner_node] { robots.rejoin_games(owner_node); });
+        };
+      }
+      watch = std::make_unique<b::TakeoverWatch>(url, peers.back().node_id,
+                                                 std::chrono::seconds(30), std::move(rejoin));
+    });
+  });
+  const double load_at_end = b::load_average();
+  cpu_end = cpu_now();
+  db_end = db_now();
+  kill_timer.cancel();
+  long taken_tables = 0;
+  std::chrono::duration<double> takeover{-1};
+  if (watch) takeover = watch->wait(taken_tables);
+  b::stop_peers(peers);
+
+  const double secs = std::chrono::duration<double>(robots.end - robots.start).count();
+  b::StoreCheck check;
+  if (!echo) {
+    const b::MovesByBoard stored =
+        pg ? b::stored_moves_postgres(url, robots.game_name)
+           : b::stored_moves_sqlite((dir / "node1" / "data" / "plateau.db").string(),
+                                    robots.game_name);
+    check = b::compare_moves(robots.acked, stored, robots.in_flight);
+  }
+  // Moves sent through a node that does not own the table (forwarded by the node link), by the
+  // owner at the end (after a kill: the table's new owner, so its earlier moves count as
+  // forwarded; the share is reported without a kill).
+  long forwarded = 0;
+  if (pg && nodes > 1) {
+    const auto owners = b::table_owners(url, robots.game_name);
+    for (const auto& [board, via] : robots.acked_via) {
+      auto o = owners.find(board);
+      for (const auto& [node, n] : via) {
+        if (o == owners.end() || o->second != peers[node].node_id) forwarded += n;
+      }
+    }
+  }
+  std::cout << peer_label(store, nodes) << ": connections " << opt.load.connections << ", games "
+            << opt.load.games << " (" << opt.load.game << "), offered "
+            << (opt.load.rate > 0 ? std::to_string(static_cast<long>(opt.load.rate)) + " moves/s"
+                                  : std::string("as fast as possible"))
+            << ", " << secs << " s measured\n";
+  if (pg) {
+    std::cout << "store: PostgreSQL 15 (fsync " << opt.pg_fsync << ", synchronous_commit on)";
+    if (nodes > 1) {
+      std::cout << "; games spread over the nodes, "
+                << (opt.load.spread ? "the second player on the next node"
+                                    : "both players on the node that opened the game");
+    }
+    if (nodes > 1 && !kill) {
+      std::cout << "; moves through a node not owning the table " << forwarded << " ("
+                << (robots.moves > 0
+                        ? 100.0 * static_cast<double>(forwarded) / static_cast<double>(robots.moves)
+                        : 0.0)
+                << " %)";
+    }
+    std::cout << "\n";
+  }
   RunResult r;
-  r.moves = bench.moves;
-  r.moves_per_s = secs > 0 ? static_cast<double>(bench.moves) / secs : 0;
-  r.p50 = percentile(bench.latencies_ms, 0.5);
-  r.p99 = percentile(bench.latencies_ms, 0.99);
-  r.max = percentile(bench.latencies_ms, 1.0);
-  std::cout << "moves " << bench.moves << ", " << static_cast<long>(r.moves_per_s)
-            << " moves/s; games finished " << bench.games_finished << "\n";
+  r.moves_per_s = secs > 0 ? static_cast<double>(robots.moves) / secs : 0;
+  r.p50 = percentile(robots.latencies_ms, 0.5);
+  r.p99 = percentile(robots.latencies_ms, 0.99);
+  std::cout << "moves " << robots.moves << ", " << static_cast<long>(r.moves_per_s)
+            << " moves/s; games finished " << robots.games_finished << "\n";
   char buf[200];
   std::snprintf(buf, sizeof buf, "latency p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", r.p50, r.p99,
-                r.max);
+                percentile(robots.latencies_ms, 1.0));
   std::cout << buf;
-  std::cout << "server memory: peak " << vm_hwm / 1024 << " MiB, at the end " << vm_rss / 1024
-            << " MiB\n";
-  std::cout << "errors " << bench.errors;
+  std::snprintf(buf, sizeof buf, "new boards: challenge to board p50 %.2f ms, p99 %.2f ms\n",
+                percentile(robots.challenge_ms, 0.5), percentile(robots.challenge_ms, 0.99));
+  std::cout << buf;
+  std::cout << "server memory (peak RSS):";
+  for (const auto& p : peers) {
+    std::cout << " " << (p.node_id.empty() ? "" : p.node_id + " ") << p.peak_rss_kib / 1024
+              << " MiB";
+  }
+  std::snprintf(buf, sizeof buf, "; load average %.2f at the start, %.2f at the end\n",
+                load_at_start, load_at_end);
+  std::cout << buf;
+  if (!kill && robots.moves > 0) {
+    const double n = static_cast<double>(robots.moves) / 1e6;
+    std::snprintf(buf, sizeof buf,
+                  "CPU per move: servers %.0f us, PostgreSQL %.0f us, robots %.0f us "
+                  "(CPU seconds in all: %.1f, %.1f, %.1f)\n",
+                  (cpu_end[0] - cpu_start[0]) / n, (cpu_end[1] - cpu_start[1]) / n,
+                  (cpu_end[2] - cpu_start[2]) / n, cpu_end[0] - cpu_start[0],
+                  cpu_end[1] - cpu_start[1], cpu_end[2] - cpu_start[2]);
+    std::cout << buf;
+    if (pg) {
+      std::snprintf(buf, sizeof buf,
+                    "PostgreSQL: %.0f commits/s (%.1f moves each), %.1f KiB of WAL per move\n",
+                    static_cast<double>(db_end.first - db_start.first) / secs,
+                    static_cast<double>(robots.moves) /
+                        std::max(1.0, static_cast<double>(db_end.first - db_start.first)),
+                    static_cast<double>(db_end.second - db_start.second) / 1024.0 /
+                        static_cast<double>(robots.moves));
+      std::cout << buf;
+    }
+  }
+  if (kill) {
+    std::snprintf(buf, sizeof buf,
+                  "takeover: node %s killed (SIGKILL) %.1f s in; its %ld tables owned by the "
+                  "others %.2f s after the kill%s\n",
+                  peers.back().node_id.c_str(), opt.kill_after, taken_tables, takeover.count(),
+                  takeover.count() < 0 ? " (NOT within 30 s)" : "");
+    std::cout << buf;
+    if (opt.rejoin) {
+      std::sort(robots.rejoin_s.begin(), robots.rejoin_s.end());
+      std::snprintf(buf, sizeof buf,
+                    "rejoined: %d games of the killed node resumed on the new owners, %zu played "
+                    "on; kill -> first move acknowledged again: p50 %.2f s, max %.2f s\n",
+                    robots.rejoining, robots.rejoin_s.size(), percentile(robots.rejoin_s, 0.5),
+                    percentile(robots.rejoin_s, 1.0));
+      std::cout << buf;
+    }
+    std::cout << "connections closed by the killed node " << robots.closed_by_server
+              << "; moves sent and unanswered at the kill " << robots.unanswered_at_kill << " ("
+              << robots.unanswered_at_kill - static_cast<int>(robots.in_flight.size())
+              << " answered after the rejoin; of the others " << check.unanswered << " stored)\n";
+  }
+  std::cout << "errors " << robots.errors;
   if (echo) {
     std::cout << "; nothing stored (echo)";
   } else {
-    std::cout << "; stored moves " << stored << "; lost " << lost << ", duplicated " << duplicated;
+    std::cout << "; stored moves " << check.stored << "; lost " << check.lost << ", duplicated "
+              << check.duplicated;
   }
-  std::cout << "; server exit status " << (WIFEXITED(status) ? WEXITSTATUS(status) : -1) << "\n"
-            << std::flush;
-  std::filesystem::remove_all(dir);
-  r.ok = lost == 0 && duplicated == 0 && bench.errors == 0 && bench.moves > 0;
+  int worst_exit = 0;
+  for (const auto& p : peers) {
+    if (!p.killed && p.exit_status != 0) worst_exit = p.exit_status;
+  }
+  std::cout << "; server exit status " << worst_exit << "\n" << std::flush;
+  bool ok = check.ok() && robots.errors == 0 && robots.moves > 0 && worst_exit == 0;
+  if (!kill && robots.closed_by_server > 0) {
+    std::cout << "the server closed " << robots.closed_by_server << " connections\n";
+    ok = false;
+  }
+  if (kill && takeover.count() < 0) ok = false;
+  // Every game of the killed node that was sent to its new owner must have played on.
+  if (kill && opt.rejoin &&
+      (robots.rejoining == 0 ||
+       robots.rejoin_s.size() < static_cast<std::size_t>(robots.rejoining)))
+    ok = false;
+  if (ok) std::filesystem::remove_all(dir);
+  r.ok = ok;
   return r;
 }
 
-int run(const Options& opt) {
+int run(Options opt) {
   plateau::register_builtin_games();
-  if (opt.connections < 2 * opt.games) {
+  if (opt.load.connections < 2 * opt.load.games) {
     std::cerr << "need at least 2 connections per game\n";
     return 2;
   }
@@ -495,9 +325,32 @@ int run(const Options& opt) {
     std::cerr << "give --server (plateau serve), --echo (the echo server), or both\n";
     return 2;
   }
+  if (opt.stores.empty()) opt.stores.push_back("sqlite");
+  const bool any_pg = std::count(opt.stores.begin(), opt.stores.end(), "postgresql") > 0;
+  if (opt.nodes > 1 && !any_pg) {
+    std::cerr << "--nodes needs --store postgresql (nodes share one PostgreSQL database)\n";
+    return 2;
+  }
+  if (!opt.server.empty() && any_pg) {
+    // Before the cluster starts (pg_cluster.sh reads it): a measurement is durable.
+    ::setenv("PLATEAU_PG_FSYNC", opt.pg_fsync.c_str(), 1);
+    if (plateau::store::testing::pg_url().empty()) {
+      std::cout << "SKIP: " << plateau::store::testing::pg_skip_reason() << "\n";
+      return 77;
+    }
+  }
+  bool ok = true;
   RunResult plateau_run, echo_run;
-  if (!opt.server.empty()) plateau_run = run_once(opt, false);
-  if (opt.echo) echo_run = run_once(opt, true);
+  if (!opt.server.empty()) {
+    for (const auto& store : opt.stores) {
+      plateau_run = run_once(opt, store);
+      ok = ok && plateau_run.ok;
+    }
+  }
+  if (opt.echo) {
+    echo_run = run_once(opt, "echo");
+    ok = ok && echo_run.ok;
+  }
   if (!opt.server.empty() && opt.echo && echo_run.moves_per_s > 0 && echo_run.p50 > 0 &&
       echo_run.p99 > 0) {
     char buf[200];
@@ -507,7 +360,6 @@ int run(const Options& opt) {
                   plateau_run.p99 / echo_run.p99, plateau_run.p99, echo_run.p99);
     std::cout << buf;
   }
-  const bool ok = (opt.server.empty() || plateau_run.ok) && (!opt.echo || echo_run.ok);
   return ok ? 0 : 1;
 }
 
@@ -515,21 +367,45 @@ int run(const Options& opt) {
 
 int main(int argc, char** argv) {
   Options opt;
+  auto& load = opt.load;
   CLI::App app{"Load test of plateau serve: N text clients playing M games on loopback",
                "plateau_load"};
   app.add_option("--server", opt.server, "The plateau binary (runs `plateau serve`)");
+  app.add_option("--store", opt.stores,
+                 "sqlite (default) or postgresql (a throw-away PostgreSQL 15 cluster); "
+                 "repeat it to run both, one after the other")
+      ->check(CLI::IsMember({"sqlite", "postgresql"}));
+  app.add_option("--nodes", opt.nodes, "Nodes on the PostgreSQL database (games spread over them)")
+      ->check(CLI::Range(1, 8))
+      ->capture_default_str();
+  app.add_option("--threads", opt.threads,
+                 "I/O threads of each plateau serve (--threads; default: the server's own)")
+      ->check(CLI::Range(1, 64));
+  app.add_flag("--spread", opt.load.spread,
+               "With --nodes: the two players of a game on different nodes (needs the node "
+               "link's forwarding)");
+  app.add_option("--kill-after", opt.kill_after,
+                 "With --nodes: SIGKILL the last node this many seconds into the measurement "
+                 "and time the takeover of its tables")
+      ->check(CLI::NonNegativeNumber);
+  app.add_flag("--rejoin", opt.rejoin,
+               "With --kill-after: the killed node's robots resume on their tables' new owners "
+               "(resume TOKEN, the unanswered move again with its #n) and play on");
+  app.add_option("--pg-fsync", opt.pg_fsync, "fsync of the PostgreSQL cluster (on to measure)")
+      ->check(CLI::IsMember({"on", "off"}))
+      ->capture_default_str();
   app.add_flag("--echo", opt.echo,
                "Also run against a bare Boost.Asio line-echo server (alone without --server)");
   app.add_option("--echo-threads", opt.echo_threads, "I/O threads of the echo server")
       ->capture_default_str();
-  app.add_option("--connections", opt.connections, "Client connections")->capture_default_str();
-  app.add_option("--games", opt.games, "Games played at once (2 connections each)")
+  app.add_option("--connections", load.connections, "Client connections")->capture_default_str();
+  app.add_option("--games", load.games, "Games played at once (2 connections each)")
       ->capture_default_str();
-  app.add_option("--seconds", opt.seconds, "Measured time")->capture_default_str();
-  app.add_option("--game", opt.game, "Game spec")->capture_default_str();
-  app.add_option("--rate", opt.rate, "Offered moves/s in all (0: as fast as possible)")
+  app.add_option("--seconds", load.seconds, "Measured time")->capture_default_str();
+  app.add_option("--game", load.game, "Game spec")->capture_default_str();
+  app.add_option("--rate", load.rate, "Offered moves/s in all (0: as fast as possible)")
       ->capture_default_str();
-  app.add_option("--seed", opt.seed, "Seed of the move choices")->capture_default_str();
+  app.add_option("--seed", load.seed, "Seed of the move choices")->capture_default_str();
   CLI11_PARSE(app, argc, argv);
   signal(SIGPIPE, SIG_IGN);
   try {

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "ai/analysis_line.h"
 #include "ai/bot.h"
 #include "cli/cli_checks.h"
 #include "cli/cli_common.h"
@@ -11,6 +12,9 @@
 namespace plateau::cli {
 
 namespace {
+
+// The longest principal line printed (a search's line is rarely longer).
+constexpr std::size_t kMaxLineMoves = 64;
 
 struct AnalyseOptions {
   std::string game;
@@ -50,14 +54,10 @@ void run_analyse(const AnalyseOptions& opt) {
     std::cout << ")";
   }
   std::cout << "\n";
-  std::vector<std::string> line;
-  auto s = state.clone();
-  for (const Move& m : r.pv) {
-    if (s->is_terminal()) break;
-    line.push_back(g.game->seat_label(s->current_seat()) + ":" + s->move_to_string(m));
-    s->apply(m);
-  }
-  std::cout << "Principal line: " << join(line, " ") << "\n";
+  // Written as the game's records write moves ("1. H11 2. H9" or "A:S4 B:S4"), as the server's
+  // `analyse` does.
+  const auto line = ai::principal_line(state, r.pv, kMaxLineMoves);
+  std::cout << "Principal line: " << ai::line_text(*g.game, line) << "\n";
   if (!r.info.empty()) std::cout << "Search: " << r.info << " (bot " << bot->name() << ")\n";
 }
 

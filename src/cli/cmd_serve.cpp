@@ -67,10 +67,21 @@ void add_serve_command(CLI::App& app) {
   auto* node_port = cmd->add_option("--node-port", opt->server.node_port,
                                     "This node's port for the other nodes (with --node-id)")
                         ->check(whole_number_in(1, 65535));
+  auto* secret = cmd->add_option("--cluster-secret-file", opt->server.cluster_secret_file,
+                                 "File of the node link's shared secret, the same on every node: "
+                                 "32 bytes or more, readable by its owner only (with --node-id)");
+  auto* place = cmd->add_option("--place-tables", opt->server.place_tables,
+                                "Where new tables of this node's clients go: least-loaded (the "
+                                "live node with the fewest tables) or here (with --node-id)")
+                    ->check(CLI::IsMember({"least-loaded", "here"}))
+                    ->capture_default_str();
+  place->needs(node_id);
   node_id->needs(node_address);
   node_id->needs(node_port);
+  node_id->needs(secret);
   node_address->needs(node_id);
   node_port->needs(node_id);
+  secret->needs(node_id);
   cmd->add_option("--web-dir", opt->server.web_dir,
                   "Built browser client served at / (make builds web/dist; installed: "
                   "share/plateau/web)")

@@ -222,6 +222,14 @@ std::vector<LoadedTable> load_tables(Connection& db, const std::vector<std::int6
 }
 
 std::pair<int, std::int64_t> allocate_table(Connection& db, const std::string& game) {
+  // One transaction that waits for no WAL flush of its own (it runs on a node's I/O thread, and
+  // holds the counters' rows that every node's new tables wait for: two flushed commits made a
+  // challenge's p99 2.5 s with three nodes under load, docs/PERFORMANCE.md "Server on
+  // PostgreSQL"). Still never handed out twice: a table stored with these numbers commits after
+  // this, and its flush covers every earlier commit; numbers lost in a database crash belonged
+  // to no stored table (a node still holding such a table in memory is refused by its fence).
+  Transaction tx(db, "BEGIN");
+  db.exec("SET LOCAL synchronous_commit = off");
   // GREATEST with what is stored: a database that had tables before its first node (a copy
   // of a single server's) numbers on from them.
   const std::int64_t id =
@@ -240,6 +248,7 @@ std::pair<int, std::int64_t> allocate_table(Connection& db, const std::string& g
             Params().text(game))
           .integer(0, 0);
   if (number > INT32_MAX) throw std::runtime_error("board numbers of " + game + " are used up");
+  tx.commit();
   return {static_cast<int>(number), id};
 }
 
@@ -264,6 +273,37 @@ std::optional<store::NodeRow> owner_of(Connection& db, const std::string& game, 
                         r.integer(0, 3), r.integer(0, 4)};
 }
 
+std::vector<std::pair<std::string, store::NodeRow>> owners_of_number(Connection& db, int number) {
+  Result r = db.run(
+      "SELECT t.game, n.id, n.address, n.node_port, n.started_at, n.seen_at FROM tables t "
+      "JOIN nodes n ON n.id = t.owner WHERE t.number = $1 ORDER BY t.game COLLATE \"C\"",
+      Params().integer(number));
+  std::vector<std::pair<std::string, store::NodeRow>> out;
+  for (int i = 0; i < r.rows(); ++i) {
+    out.push_back(
+        {r.text(i, 0), store::NodeRow{r.text(i, 1), r.text(i, 2), static_cast<int>(r.integer(i, 3)),
+                                      r.integer(i, 4), r.integer(i, 5)}});
+  }
+  return out;
+}
+
+std::vector<std::pair<store::NodeRow, std::int64_t>> node_loads(Connection& db,
+                                                                std::int64_t alive_ms) {
+  Result r = db.run(
+      "SELECT n.id, n.address, n.node_port, n.started_at, n.seen_at, "
+      "(SELECT count(*) FROM tables t WHERE t.owner = n.id) FROM nodes n "
+      "WHERE n.seen_at >= (extract(epoch FROM clock_timestamp()) * 1000)::bigint - $1 "
+      "ORDER BY n.id COLLATE \"C\"",
+      Params().integer(alive_ms));
+  std::vector<std::pair<store::NodeRow, std::int64_t>> out;
+  for (int i = 0; i < r.rows(); ++i) {
+    out.push_back({store::NodeRow{r.text(i, 0), r.text(i, 1), static_cast<int>(r.integer(i, 2)),
+                                  r.integer(i, 3), r.integer(i, 4)},
+                   r.integer(i, 5)});
+  }
+  return out;
+}
+
 std::optional<store::AccountRow> fetch_account(Connection& db, const std::string& name) {
   Result r = db.run(
       "SELECT name, password_hash, created_ms, challenge_limit, email, notify FROM accounts "
@@ -283,6 +323,37 @@ std::optional<store::TokenRow> fetch_token(Connection& db, const std::string& se
   if (r.rows() == 0) return std::nullopt;
   return store::TokenRow{r.text(0, 0),         r.text(0, 1),    r.text(0, 2),
                          r.integer(0, 3) != 0, r.integer(0, 4), r.integer(0, 5)};
+}
+
+std::vector<store::VacationRow> fetch_vacations(Connection& db, std::int64_t since_ms) {
+  Result r = db.run("SELECT \"user\", start_ms, end_ms FROM vacations WHERE end_ms > $1",
+                    Params().integer(since_ms));
+  std::vector<store::VacationRow> out;
+  for (int i = 0; i < r.rows(); ++i) out.push_back({r.text(i, 0), r.integer(i, 1), r.integer(i, 2)});
+  return out;
+}
+
+std::vector<store::RatingRow> fetch_ratings(Connection& db, const std::string& game,
+                                            const std::vector<std::string>& players) {
+  Params params;
+  params.text(game);
+  std::string sql =
+      "SELECT game, player, rating, deviation, volatility, games FROM ratings WHERE game = $1";
+  if (!players.empty()) {
+    sql += " AND plateau_nocase(player) IN (";
+    for (std::size_t i = 0; i < players.size(); ++i) {
+      params.text(players[i]);
+      sql += (i ? ", " : "") + std::string("plateau_nocase($") + std::to_string(i + 2) + ")";
+    }
+    sql += ")";
+  }
+  Result r = db.run(sql.c_str(), params);
+  std::vector<store::RatingRow> out;
+  for (int i = 0; i < r.rows(); ++i) {
+    out.push_back({r.text(i, 0), r.text(i, 1), r.real(i, 2), r.real(i, 3), r.real(i, 4),
+                   static_cast<int>(r.integer(i, 5))});
+  }
+  return out;
 }
 
 std::vector<store::NodeRow> nodes(Connection& db) {

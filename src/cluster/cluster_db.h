@@ -88,10 +88,26 @@ std::int64_t reserve_counter(Connection& db, const std::string& name, std::int64
 // The node serving table (game, number), if it is stored with a registered owner.
 std::optional<store::NodeRow> owner_of(Connection& db, const std::string& game, int number);
 
+// The tables numbered `number` (of any game) whose owner is registered: (game, owner) pairs,
+// by game. For a command that names a board by its number alone (the node link).
+std::vector<std::pair<std::string, store::NodeRow>> owners_of_number(Connection& db, int number);
+
+// The nodes seen within `alive_ms` and how many tables each owns, by id: where a new table goes
+// (the least loaded; the node link).
+std::vector<std::pair<store::NodeRow, std::int64_t>> node_loads(Connection& db,
+                                                                 std::int64_t alive_ms);
+
 // What another node may have written since this one started (its caches were read then): the
 // account `name` (any case), the resume token `selector`. nullopt if not stored.
 std::optional<store::AccountRow> fetch_account(Connection& db, const std::string& name);
 std::optional<store::TokenRow> fetch_token(Connection& db, const std::string& selector);
+// The stored ratings of `game`: of `players` (names in any case; those without a row are left
+// out), or of every player when `players` is empty. Throws PgError.
+// The stored vacations that end after `since_ms` (ms since the epoch), of every user. Throws
+// PgError.
+std::vector<store::VacationRow> fetch_vacations(Connection& db, std::int64_t since_ms);
+std::vector<store::RatingRow> fetch_ratings(Connection& db, const std::string& game,
+                                            const std::vector<std::string>& players);
 
 // Every registered node, by id.
 std::vector<store::NodeRow> nodes(Connection& db);

@@ -165,7 +165,14 @@ template <typename F>
 auto Node::on_side(const char* what, F f) -> decltype(f(std::declval<Connection&>())) {
   std::lock_guard lock(side_mutex_);
   try {
-    return f(ready(side_, url_));
+    try {
+      return f(ready(side_, url_));
+    } catch (const store::pg::ConnectionLost&) {
+      // Lost while idle (the database restarted, or this node's sessions were ended after a
+      // freeze): once more on a new connection.
+      side_.reset();
+      return f(ready(side_, url_));
+    }
   } catch (const std::exception& e) {
     spdlog::warn("node {}: cannot read {}: {}", options_.id, what, e.what());
     side_.reset();
@@ -205,6 +212,40 @@ std::optional<store::AccountRow> Node::account(const std::string& name) {
 
 std::optional<store::TokenRow> Node::token(const std::string& selector) {
   return on_side("a resume token", [&](Connection& db) { return fetch_token(db, selector); });
+}
+
+std::optional<std::vector<store::VacationRow>> Node::vacations(std::int64_t since_ms) {
+  return on_side("vacations", [&](Connection& db) -> std::optional<std::vector<store::VacationRow>> {
+    return fetch_vacations(db, since_ms);
+  });
+}
+
+std::optional<std::vector<store::RatingRow>> Node::ratings(
+    const std::string& game, const std::vector<std::string>& players) {
+  return on_side("ratings", [&](Connection& db) -> std::optional<std::vector<store::RatingRow>> {
+    return fetch_ratings(db, game, players);
+  });
+}
+
+}  // namespace plateau::cluster
+
+namespace plateau::cluster {
+
+std::optional<std::vector<std::pair<std::string, store::NodeRow>>> Node::owners_of_number(
+    int number) {
+  return on_side(
+      "the owners of a board number",
+      [&](Connection& db) -> std::optional<std::vector<std::pair<std::string, store::NodeRow>>> {
+        return cluster::owners_of_number(db, number);
+      });
+}
+
+std::optional<std::vector<std::pair<store::NodeRow, std::int64_t>>> Node::loads() {
+  return on_side(
+      "the nodes' loads",
+      [&](Connection& db) -> std::optional<std::vector<std::pair<store::NodeRow, std::int64_t>>> {
+        return node_loads(db, options_.timing.dead_after_ms);
+      });
 }
 
 }  // namespace plateau::cluster

@@ -85,7 +85,19 @@ class Node {
   // fetch_token), or nullopt (not stored, or the database unreachable: logged). Thread-safe;
   // blocks for one round trip.
   std::optional<store::AccountRow> account(const std::string& name);
+  // The node link's lookups (cluster_db.h owners_of_number, node_loads: the nodes seen within
+  // dead_after_ms and their table counts), or nullopt (the database unreachable: logged).
+  // Thread-safe; one round trip each.
+  std::optional<std::vector<std::pair<std::string, store::NodeRow>>> owners_of_number(int number);
+  std::optional<std::vector<std::pair<store::NodeRow, std::int64_t>>> loads();
   std::optional<store::TokenRow> token(const std::string& selector);
+  // The stored ratings of `game` (fetch_ratings: of `players`, or all when empty), or nullopt
+  // (the database unreachable: logged). Thread-safe; blocks for one round trip.
+  // The stored vacations ending after `since_ms` (fetch_vacations), or nullopt (the database
+  // unreachable: logged). Thread-safe; blocks for one round trip.
+  std::optional<std::vector<store::VacationRow>> vacations(std::int64_t since_ms);
+  std::optional<std::vector<store::RatingRow>> ratings(const std::string& game,
+                                                       const std::vector<std::string>& players);
 
  private:
   void loop();

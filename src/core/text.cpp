@@ -122,6 +122,25 @@ std::string latin1_to_utf8(std::string_view text) {
   return out;
 }
 
+std::string utf8_to_latin1_if_possible(std::string_view text) {
+  if (!valid_utf8(text)) return std::string(text);
+  std::string out;
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c < 0x80) {
+      out += text[i];
+    } else if ((c == 0xC2 || c == 0xC3) && i + 1 < text.size()) {
+      // Two-byte forms with lead C2/C3 are exactly U+0080..U+00FF.
+      out += static_cast<char>(((c & 0x03) << 6) | (static_cast<unsigned char>(text[i + 1]) & 0x3F));
+      ++i;
+    } else {
+      return std::string(text);
+    }
+  }
+  return out;
+}
+
 namespace {
 
 // Optimal string alignment distance: Levenshtein plus the swap of two neighbouring letters

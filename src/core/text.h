@@ -32,6 +32,11 @@ std::string_view utf8_prefix(std::string_view text, std::size_t max_bytes);
 // 0.9.3 client sends names in the machine's 8-bit encoding, Latin-1 on the Debian systems of its
 // time; the .blb dump keeps the wire bytes.
 std::string latin1_to_utf8(std::string_view text);
+// The reverse, for what Plateau sends to a biloba 0.9.3 peer: well-formed UTF-8 `text` whose
+// code points are all at most U+00FF, as ISO 8859-1 (one byte each), so that the original
+// shows "André" and not "AndrÃ©"; `text` unchanged when it has a character Latin-1 lacks (or
+// is not well-formed UTF-8): the original cannot show those in any encoding.
+std::string utf8_to_latin1_if_possible(std::string_view text);
 // The word of `candidates` closest to `word` for a "did you mean" hint: the one with the fewest
 // single-letter edits (insert, delete, change, swap of two neighbours; case ignored), if that
 // number is at most 2 and less than half of `word`'s length; else "". Ties go to the earlier.

@@ -201,11 +201,7 @@ void run_network(const std::shared_ptr<GameDriver::Shared>& s, const NetworkSetu
     s->view.human[me] = n.my_kind.human;
     s->client = client.get();
     try {
-      s->chat = std::make_unique<Connection>(n.host, n.port, std::chrono::seconds(10));
-      s->chat->send_string("TALK_MODE");
-      s->chat->send_int(client->game_id());
-      s->chat->send_int(me);
-      if (s->chat->read_string().rfind("OK", 0) != 0) s->chat.reset();
+      s->chat = client->talk_connection(std::chrono::seconds(10));
     } catch (const std::exception&) {
       s->chat.reset();  // chat is a comfort: the game goes on without it
     }
@@ -336,14 +332,14 @@ bool GameDriver::click(int square) {
 
 void GameDriver::say(const std::string& line) {
   if (line.empty()) return;
-  const std::string text = line.substr(0, kMaxStringChars);
+  const std::string shown(utf8_prefix(line, kMaxStringChars));
   {
     std::lock_guard lock(shared_->mu);
     if (!shared_->chat) return;
   }
   try {
     std::lock_guard write(shared_->chat_write);
-    shared_->chat->send_string(text);
+    shared_->chat->send_string(outbound_text(shown, kMaxStringChars));
   } catch (const std::exception&) {
     return;
   }
@@ -351,7 +347,7 @@ void GameDriver::say(const std::string& line) {
   const auto& v = shared_->view;
   int me = 0;
   if (shared_->client) me = shared_->client->seat();
-  add_chat(shared_->view, shared_->seat_display_name(me, v.names) + ": " + text);
+  add_chat(shared_->view, shared_->seat_display_name(me, v.names) + ": " + shown);
 }
 
 }  // namespace plateau::gui

@@ -75,6 +75,8 @@ constexpr std::array kWords = {
     VerbWord{"preview", Verb::kPreview},
     VerbWord{"submit", Verb::kSubmit},
     VerbWord{"confirm", Verb::kConfirm},
+    VerbWord{"analyse", Verb::kAnalyse},
+    VerbWord{"analyze", Verb::kAnalyse},
 };
 
 std::optional<Verb> find_verb(std::string_view word) {
@@ -120,6 +122,7 @@ bool takes_game_word(Verb v) {
     case Verb::kPreview:
     case Verb::kSubmit:
     case Verb::kConfirm:
+    case Verb::kAnalyse:
       return true;
     default:
       return false;
@@ -535,6 +538,19 @@ std::optional<Command> parse_command(std::string_view line) {
       c.args = {split_ply(c.args[0], c.ply_check)};
       break;
     }
+    case Verb::kAnalyse:
+      // The board is required (a position is named, not "the current table") and so is its
+      // number: "analyse 12#7 3", "analyse bohnduell 12#7", "bohnduell analyse 12#7".
+      if (c.game.empty() && !c.args.empty() &&
+          !parse_number(c.args[0].substr(0, c.args[0].find('#')))) {
+        if (!is_word(c.args[0])) throw CommandError("usage: analyse [GAME] BOARD[#n] [LEVEL]");
+        c.game = to_lower(c.args[0]);
+        c.args.erase(c.args.begin());
+      }
+      take_board(c);
+      expect_args(c, 0, 1, "analyse [GAME] BOARD[#n] [LEVEL]");
+      if (!c.board) throw CommandError("usage: analyse [GAME] BOARD[#n] [LEVEL]");
+      break;
     case Verb::kSay:
     case Verb::kChat:
       break;

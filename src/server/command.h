@@ -79,6 +79,7 @@ enum class Verb {
                  // `new`: args[0] "new", args[1] N)
   kSubmit,       // submit BOARD MOVE[#n]: a preview that confirm then plays
   kConfirm,      // confirm BOARD: plays the move submitted
+  kAnalyse,      // analyse [GAME] BOARD[#n] [LEVEL]: a bot's evaluation and line (args: LEVEL)
 };
 
 // Canonical word of a verb ("challenge", "join", ...).

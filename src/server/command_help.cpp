@@ -42,6 +42,8 @@ const std::vector<std::pair<std::string, std::string>>& command_help() {
       {"accept | reject [BOARD]", "answer a draw or undo request"},
       {"show [BOARD[#n]]", "the board page (as it stood after ply n)"},
       {"chat [BOARD] TEXT", "add a comment to a board"},
+      {"analyse [GAME] BOARD[#n] [LEVEL]",
+       "a computer's evaluation, best move and line (after ply n; level 1-5, default 3)"},
       {"steps [BOARD] [STEP ...]", "the legal next steps after STEPs (and the move they make)"},
       {"resync [GAME] BOARD SEQ", "the board's events after SEQ, then watch it"},
       {"preview BOARD MOVE ...", "the board after MOVEs, without playing them"},

@@ -89,6 +89,14 @@ struct LobbyLimits {
   std::chrono::milliseconds correspondence_tick{60000};
   // Tests only (wall_clock.h): a file holding the wall clock's offset in ms, read every tick.
   std::string test_clock_offset_file;
+  // `analyse BOARD[#n] [LEVEL]` (issue 17 item 7; lobby_analyse.cpp): a bot's search on the
+  // workers pool, stopped after analysis_movetime_ms; per user one at a time and at most
+  // analysis_burst in a row, then one every analysis_refill_ms; at most max_analyses running
+  // in the whole server (more are refused with "busy", never queued behind the CPU players).
+  std::int64_t analysis_movetime_ms = 1000;
+  int analysis_burst = 10;
+  std::int64_t analysis_refill_ms = 3000;
+  std::size_t max_analyses = 2;
 };
 
 // NIST SP 800-63B §5.1.1.2: memorised secrets of at least 8 characters.

@@ -40,6 +40,7 @@ Lobby::Lobby(boost::asio::io_context& io, store::Store& store, boost::asio::thre
       tokens_(store, limits),
       sweep_timer_(io),
       vacations_(store),
+      analyses_({limits.analysis_burst, limits.analysis_refill_ms, limits.max_analyses}),
       correspondence_timer_(io) {}
 
 void Lobby::restore() {
@@ -150,6 +151,7 @@ void Lobby::disconnected(const std::shared_ptr<Client>& client) {
   if (remote_feed_) feed_user_changed(client, client->user);
   if (!guest_gone.empty()) guest_left(guest_gone);
   for (const auto& table : client->watched_tables()) table->watcher_closed(client);
+  forwarded_client_gone(client);
 }
 
 std::vector<TableSummary> Lobby::table_summaries() const {
@@ -166,7 +168,12 @@ LobbyStats Lobby::stats() const {
 
 void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view line,
                    std::function<void()> done, const std::string& comment) {
-  Ctx ctx{client, std::move(done)};
+  run_line(client, line, std::move(done), comment, false);
+}
+
+void Lobby::run_line(const std::shared_ptr<Client>& client, std::string_view line,
+                     std::function<void()> done, const std::string& comment, bool local_only) {
+  Ctx ctx{client, std::move(done), false, line, comment, local_only};
   try {
     std::optional<Command> c;
     try {
@@ -266,6 +273,8 @@ void Lobby::dispatch(Ctx& ctx, Command& c) {
     case Verb::kSubscribe:
     case Verb::kUnsubscribe:
       return cmd_subscribe(ctx, c);
+    case Verb::kAnalyse:
+      return cmd_analyse(ctx, c);
     case Verb::kPreview:
       if (!c.args.empty() && c.args[0] == "new") return cmd_preview_new(ctx, c);
       return to_table(ctx, c);
@@ -337,6 +346,7 @@ void Lobby::cmd_open(Ctx& ctx, const Command& c) {
   if (ctx.client->user.empty()) throw CommandError("log in first");
   auto [opts, clock] = game_options_and_clock(c, limits_, false);
   auto game = make_game(c.game, join(opts, ","));
+  if (forward_new_table(ctx, true)) return;  // another node has fewer tables
   auto table = add_table(game, ctx.client->user, {}, clock, [&](const TableIndex& tables) {
     check_table_quota(tables, ctx.client->user, ctx.client->guest, limits_);
   });
@@ -346,6 +356,7 @@ void Lobby::cmd_open(Ctx& ctx, const Command& c) {
 }
 
 void Lobby::cmd_table(Ctx& ctx, const Command& c) {
+  if (forward_table_command(ctx, c)) return;  // another node serves it
   auto table = resolve_board(ctx, c);
   ctx.client->current = table;
   ctx.deferred = true;
@@ -385,7 +396,10 @@ void Lobby::cmd_challenge(Ctx& ctx, const Command& c) {
       seats.push_back({SeatKind::kCpu, level});
       continue;
     }
-    std::string canonical = accounts_.canonical(lower);
+    // The challenger is who it is, also when its command came from another node, which
+    // knows its account or guest name (lobby_forward.cpp).
+    std::string canonical =
+        lower == to_lower(ctx.client->user) ? ctx.client->user : accounts_.canonical(lower);
     if (canonical.empty()) canonical = presence_.online_name(lower);  // a guest
     if (canonical.empty()) canonical = cluster_user(lower);  // one of another node
     if (canonical.empty()) throw CommandError("no user named '" + who.substr(0, 30) + "'");
@@ -398,6 +412,12 @@ void Lobby::cmd_challenge(Ctx& ctx, const Command& c) {
     seats.push_back({SeatKind::kUser, canonical});
   }
   if (!me) throw CommandError("you must be one of the players of your challenge");
+  if (forward_new_table(ctx, std::all_of(seats.begin(), seats.end(), [&](const SeatOwner& s) {
+                          return s.kind != SeatKind::kUser ||
+                                 to_lower(s.name) == to_lower(ctx.client->user);
+                        }))) {
+    return;  // another node has fewer tables
+  }
   // The checks and the new table in one step: two challenges at once cannot both slip in.
   auto table = add_table(game, ctx.client->user, seats, clock, [&](const TableIndex& tables) {
     check_table_quota(tables, ctx.client->user, ctx.client->guest, limits_);
@@ -457,6 +477,7 @@ std::shared_ptr<Table> Lobby::resolve_board(const Ctx& ctx, const Command& c) co
 }
 
 void Lobby::to_table(Ctx& ctx, Command& c) {
+  if (forward_table_command(ctx, c)) return;  // another node serves it
   auto table = resolve_board(ctx, c);
   if (c.verb == Verb::kWatch) ctx.client->current = table;
   ctx.deferred = true;

@@ -20,14 +20,15 @@
 #include <vector>
 
 #include "server/accounts.h"
+#include "server/analysis_gate.h"
 #include "server/asio.h"
 #include "server/client.h"
 #include "server/command.h"
 #include "server/guest_names.h"
 #include "server/limits.h"
 #include "server/presence.h"
-#include "server/remote_follow.h"
 #include "server/ratings.h"
+#include "server/remote_follow.h"
 #include "server/resume_tokens.h"
 #include "server/table.h"
 #include "server/table_directory.h"
@@ -37,7 +38,11 @@
 
 namespace plateau::cluster {
 class Node;
+class NodeLink;
+class LinkReply;
+struct LinkOrigin;
 struct LoadedTable;
+enum class LinkFailure;
 }  // namespace plateau::cluster
 
 namespace plateau::server {
@@ -79,6 +84,20 @@ class Lobby : public TableServices {
   // watch one. Call before accepting connections; `follow` outlives the lobby's clients.
   void set_remote_follow(RemoteFollow* follow) { remote_follow_ = follow; }
   RemoteFollow* remote_follow() const { return remote_follow_; }
+  // The node link (cluster/node_link.h; null: alone). With it (lobby_forward.cpp) a table or
+  // board command for a table this node does not serve but another live node owns is run by
+  // that node for this client (its identity sent along) and answered here byte for byte; the
+  // client then follows the table through remote_follow(). `open` and a challenge of CPU
+  // players go to the live node with the fewest tables (ties stay here). Call after
+  // set_node(), before accepting connections; `link` outlives the lobby's clients.
+  // `tables_here`: new tables stay on this node (--place-tables here).
+  void set_link(cluster::NodeLink* link, bool tables_here = false);
+  // The node link's Serve and Gone (node_link.h): a command forwarded by another node, run
+  // for a stand-in client of that node's client; a note ("gone": that client disconnected);
+  // a connection from a peer that ended (its stand-ins leave their tables).
+  void serve_forwarded(const cluster::LinkOrigin& from, nlohmann::json frame,
+                       std::shared_ptr<cluster::LinkReply> reply);
+  void forget_forwarded(const cluster::LinkOrigin& from);
   // The node serving table (game, number) (its id, HOST:PORT and node port), or nullopt when no
   // live node does (or alone, or the database is unreachable). Thread-safe; one database round
   // trip. Clients must connect to that node until commands are forwarded (docs/CLUSTER.md).
@@ -211,6 +230,8 @@ class Lobby : public TableServices {
   void cmd_notify(Ctx& ctx, const Command& c);
   void cmd_vacation(Ctx& ctx, const Command& c);
   void arm_correspondence_tick();
+  // One tick's work: correspondence time checked at every playing table, digests, next tick.
+  void correspondence_round();
   void send_digests();
   // lobby_account.cpp (issue 15 item 2: pbmserv's account and listing commands)
   void cmd_history(Ctx& ctx, const Command& c);
@@ -240,11 +261,31 @@ class Lobby : public TableServices {
   void cmd_help(Ctx& ctx, const Command& c);
   void cmd_tables(Ctx& ctx, const Command& c);
   void cmd_standings(Ctx& ctx, const Command& c);
+  // lobby_analyse.cpp (issue 17 item 7): analyse [GAME] BOARD[#n] [LEVEL], admitted by
+  // analyses_, the position copied by the table, the search on the workers pool; the answer
+  // (or its error) ends the command.
+  void cmd_analyse(Ctx& ctx, const Command& c);
   // lobby.cpp
   void cmd_open(Ctx& ctx, const Command& c);
   void cmd_table(Ctx& ctx, const Command& c);
   void cmd_challenge(Ctx& ctx, const Command& c);
   void to_table(Ctx& ctx, Command& c);
+  // handle() itself; `local_only` keeps it on this node (lobby_forward.cpp's fallback).
+  void run_line(const std::shared_ptr<Client>& client, std::string_view line,
+                std::function<void()> done, const std::string& comment, bool local_only);
+  // lobby_forward.cpp. True when the command was sent to another node (ctx.done runs once its
+  // answer is here): a table command for a table another live node owns (the board named, or
+  // the client's current table there); a new table (`open`, or a challenge when
+  // `movable`, i.e. without other people) when another live node has fewer tables.
+  bool forward_table_command(Ctx& ctx, const Command& c);
+  bool forward_new_table(Ctx& ctx, bool movable);
+  // Sends ctx's line to node `to` for ctx's client (its current remote table with it unless
+  // `new_table`); relays the answer, applies its trailer (follow, unfollow, current table), then
+  // ends the command; `on_fail` if no answer comes (it must end the command).
+  void send_forwarded(Ctx& ctx, const store::NodeRow& to, bool new_table,
+                      std::function<void(cluster::LinkFailure, const std::string&)> on_fail);
+  // A client left: the nodes that ran its commands forget it, its remote tables are unfollowed.
+  void forwarded_client_gone(const std::shared_ptr<Client>& client);
   std::shared_ptr<Table> resolve_board(const Ctx& ctx, const Command& c) const;
   // Several nodes: another node may have stored the resume token `token` since this one read
   // them at its start; if this lobby does not know it, it is read from the database (one round
@@ -274,6 +315,7 @@ class Lobby : public TableServices {
   TableDirectory directory_;
   boost::asio::steady_timer sweep_timer_;
   Vacations vacations_;
+  AnalysisGate analyses_;
   boost::asio::steady_timer correspondence_timer_;
   std::atomic<std::int64_t> digest_day_{0};  // the last UTC day (ms / kDayMs) digests went out
   std::atomic<bool> digest_busy_{false};      // a day's digests are being written
@@ -305,6 +347,10 @@ class Lobby : public TableServices {
   std::vector<SkippedTable> skipped_;
   cluster::Node* node_ = nullptr;
   RemoteFollow* remote_follow_ = nullptr;
+  cluster::NodeLink* link_ = nullptr;
+  bool tables_here_ = false;
+  struct Forwarding;  // lobby_forward.cpp
+  std::shared_ptr<Forwarding> forwarding_;
 };
 
 }  // namespace plateau::server

@@ -14,6 +14,9 @@ void Lobby::set_node(cluster::Node* node) {
   node_ = node;
   if (node_) {
     accounts_.set_fetch([node](const std::string& name) { return node->account(name); });
+    ratings_.set_fetch([node](const std::string& game, const std::vector<std::string>& players) {
+      return node->ratings(game, players);
+    });
     guests_.set_reserver([node](std::int64_t floor, std::int64_t count) {
       return node->reserve(GuestNames::kCounter, floor, count);
     });

@@ -3,6 +3,7 @@
 // correspondence time (table_correspondence.cpp), and the daily digest (notifier.h).
 #include <spdlog/spdlog.h>
 
+#include "cluster/node.h"
 #include "core/registry.h"
 #include "core/text.h"
 #include "server/lobby.h"
@@ -75,13 +76,27 @@ void Lobby::arm_correspondence_tick() {
         set_wall_clock_offset_ms(*offset);
       }
     }
-    for (const auto& t : directory_.all()) {
-      const TableSummary s = t->summary();
-      if (s.status == TableStatus::kPlaying && s.correspondence) t->check_correspondence();
-    }
-    send_digests();
-    arm_correspondence_tick();
+    if (!node_) return correspondence_round();
+    // Several nodes: a vacation may have started on another node; read them again first, on a
+    // worker (a database that cannot be reached may hold a connection attempt for seconds).
+    boost::asio::post(workers_, [this] {
+      constexpr std::int64_t kYearMs = 366 * kDayMs;
+      auto rows = node_->vacations(now_ms() - kYearMs);
+      boost::asio::post(io_, [this, rows = std::move(rows)] {
+        if (rows) vacations_.refresh(*rows);
+        correspondence_round();
+      });
+    });
   });
+}
+
+void Lobby::correspondence_round() {
+  for (const auto& t : directory_.all()) {
+    const TableSummary s = t->summary();
+    if (s.status == TableStatus::kPlaying && s.correspondence) t->check_correspondence();
+  }
+  send_digests();
+  arm_correspondence_tick();
 }
 
 void Lobby::send_digests() {

@@ -3,6 +3,8 @@
 // answer, and what to run when it is done.
 #include <functional>
 #include <memory>
+#include <string>
+#include <string_view>
 
 #include "server/client.h"
 #include "server/lobby.h"
@@ -14,6 +16,10 @@ struct Lobby::Ctx {
   std::shared_ptr<Client> client;
   std::function<void()> done;
   bool deferred = false;  // `done` is called later (a table or a worker finishes the command)
+  // The command line as the client sent it and its comment: what the node link forwards.
+  std::string_view line;
+  std::string comment;
+  bool local_only = false;  // run here even if another node should (lobby_forward.cpp)
   void reply(const Event& e) { client->send(e, true); }
   Caller caller() const { return Caller{client->user, client->guest, client}; }
 };

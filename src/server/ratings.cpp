@@ -13,10 +13,20 @@ void Ratings::restore(const std::vector<store::RatingRow>& rows) {
   for (const auto& r : rows) rows_[{r.game, to_lower(r.player)}] = r;
 }
 
+void Ratings::refresh(const std::string& game, const std::vector<store::RatingRow>& rows,
+                      bool whole_game) const {
+  if (whole_game) std::erase_if(rows_, [&](const auto& kv) { return kv.first.first == game; });
+  for (const auto& r : rows) {
+    if (r.game == game) rows_[{game, to_lower(r.player)}] = r;
+  }
+}
+
 std::vector<store::RatingRow> Ratings::standings(const std::string& game) const {
   std::vector<store::RatingRow> rows;
+  const auto fetched = fetch_ ? fetch_(game, {}) : std::nullopt;
   {
     std::lock_guard lock(mutex_);
+    if (fetched) refresh(game, *fetched, true);
     for (const auto& [key, r] : rows_) {
       if (key.first == game) rows.push_back(r);
     }
@@ -29,7 +39,12 @@ std::vector<store::RatingRow> Ratings::standings(const std::string& game) const 
 std::vector<std::string> Ratings::rate_game(const std::string& game, const std::string& a,
                                             const std::string& b, double score_a,
                                             store::Batch& batch) {
+  // Another node may have rated either player since: read both rows again (outside the lock:
+  // one round trip). A game ending on two nodes in the same few milliseconds can still lose
+  // one of the two updates (docs/CLUSTER.md).
+  const auto fetched = fetch_ ? fetch_(game, {a, b}) : std::nullopt;
   std::lock_guard lock(mutex_);
+  if (fetched) refresh(game, *fetched, false);
   auto get = [&](const std::string& p) -> store::RatingRow& {
     auto key = std::make_pair(game, to_lower(p));
     auto it = rows_.find(key);

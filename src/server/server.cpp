@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cluster/node.h"
+#include "cluster/node_link.h"
 #include "server/asio.h"
 #include "server/connection_limit.h"
 #include "server/http_session.h"
@@ -157,8 +158,18 @@ int run_server(const ServerOptions& options) {
                                     : options.store_url;
   spdlog::info("store: {}", store::printable_store_url(store_url));
   if (!options.node_id.empty() && !store::is_postgres_url(store_url)) {
-    throw std::runtime_error("--node-id needs a PostgreSQL store (--store postgresql://...): "
-                             "several nodes share one database; SQLite serves one machine");
+    throw std::runtime_error(
+        "--node-id needs a PostgreSQL store (--store postgresql://...): "
+        "several nodes share one database; SQLite serves one machine");
+  }
+  // The node link's key, before anything starts: a secret file that cannot be used is the
+  // only thing said.
+  cluster::LinkKey link_key{};
+  if (!options.node_id.empty()) {
+    if (options.cluster_secret_file.empty()) {
+      throw std::runtime_error("--node-id needs --cluster-secret-file (docs/CLUSTER.md)");
+    }
+    link_key = cluster::read_cluster_secret(options.cluster_secret_file);
   }
   // A node's store connection carries its name, so that a node found frozen can have all its
   // sessions ended (cluster_db.h terminate_node).
@@ -186,6 +197,23 @@ int run_server(const ServerOptions& options) {
     }
   } stop_node{node.get()};
   lobby.set_node(node.get());
+  // The node link: commands for tables other nodes own go to them (lobby_forward.cpp).
+  std::unique_ptr<cluster::NodeLink> link;
+  if (node) {
+    cluster::LinkOptions link_options;
+    link_options.self_id = options.node_id;
+    link_options.bind = options.bind;
+    link_options.port = options.node_port;
+    link_options.key = link_key;
+    link = std::make_unique<cluster::NodeLink>(
+        io, link_options,
+        [&lobby](const cluster::LinkOrigin& from, nlohmann::json frame,
+                 std::shared_ptr<cluster::LinkReply> reply) {
+          lobby.serve_forwarded(from, std::move(frame), std::move(reply));
+        },
+        [&lobby](const cluster::LinkOrigin& from) { lobby.forget_forwarded(from); });
+    lobby.set_link(link.get(), options.place_tables == "here");
+  }
   lobby.restore();
   lobby.discard_abandoned_guest_tables();
   // The events, presence, listings and notices of the other nodes (remote_feed.h); stopped
@@ -261,6 +289,20 @@ int run_server(const ServerOptions& options) {
   const ServerContext context{io, lobby, connections, options};
   for (const auto& make : options.extra_listeners) extras.push_back(make(context));
   for (auto& l : listeners) l->start();
+  if (link) {
+    // One connection kept to each live peer (their rows in `nodes`).
+    link->start([n = node.get()]() -> std::optional<std::vector<cluster::LinkPeer>> {
+      auto loads = n->loads();
+      if (!loads) return std::nullopt;
+      std::vector<cluster::LinkPeer> peers;
+      for (const auto& [row, tables] : *loads) {
+        std::string host = row.address.substr(0, row.address.rfind(':'));
+        if (host.size() > 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
+        peers.push_back({row.id, host, row.node_port});
+      }
+      return peers;
+    });
+  }
 
   boost::asio::signal_set signals(io, SIGTERM, SIGINT);
   signals.async_wait([&](boost::system::error_code ec, int sig) {
@@ -269,6 +311,7 @@ int run_server(const ServerOptions& options) {
     ready = false;
     for (auto& l : listeners) l->stop();
     for (auto& x : extras) x->stop();
+    if (link) link->stop();
     lobby.stop();
     // Let tables finish what they are writing, then stop the I/O.
     store.flush();

@@ -72,6 +72,12 @@ struct ServerOptions {
   std::string node_id;
   std::string node_address;
   int node_port = 0;
+  // The node link's shared secret (cluster/link_auth.h read_cluster_secret): a file of 32
+  // bytes or more that only its owner may read, the same on every node. Needed with node_id.
+  std::string cluster_secret_file;
+  // Where this node's clients' new tables go: "least-loaded" (the live node with the fewest
+  // tables) or "here" (--place-tables).
+  std::string place_tables = "least-loaded";
 };
 
 // Runs the server until SIGTERM/SIGINT. Returns the process exit status. Throws

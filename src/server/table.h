@@ -94,10 +94,27 @@ class Table : public std::enable_shared_from_this<Table> {
   // another node took over is dropped now (drop_fenced) rather than at its next move. On the
   // strand; nothing for a table not stored yet.
   void recheck_owner();
+  // Several nodes (table_follow.cpp): on the strand, `fn(seated, watching, last_seq)`: whether
+  // `user` holds a seat, whether `client` watches, and the last table event's seq. For the
+  // answer of a command forwarded from another node (lobby_forward.cpp).
+  void follow_state(std::shared_ptr<Client> client, std::string user,
+                    std::function<void(bool seated, bool watching, std::int64_t last_seq)> fn);
   // Cancels timers (server shutdown).
   void stop();
   // The game record (core/record.h) on the strand, passed to `reply`.
   void fetch_record(std::function<void(std::string)> reply);
+  // `analyse` (table_analyse.cpp; issue 17 item 7): on the strand, the position `c` names for
+  // `caller` (c.ply_check: after that ply, else the current one) with `c.args` (0 or 1 word)
+  // checked as a level of the game, passed to `reply`; or `reply` gets the error (a table the
+  // caller may not reach, one not started, a ply out of range, a finished position, a bad
+  // level). Only a copy of the state leaves the strand: the search runs elsewhere.
+  struct AnalysisPosition {
+    std::shared_ptr<const State> state;
+    int ply = 0;
+    std::string level;  // canonical (analysis.h analysis_level)
+    std::string error;  // "" when `state` is set
+  };
+  void analysis_position(Caller caller, Command c, std::function<void(AnalysisPosition)> reply);
   // Thread-safe listing data.
   TableSummary summary() const;
   // On the strand (table_discard.cpp): if the table is still in set-up and no user other than

@@ -15,6 +15,7 @@
 #include "server/board_page.h"
 #include "server/fault_hook.h"
 #include "server/table.h"
+#include "server/table_util.h"
 #include "store/fence.h"
 #include "store/store_failure.h"
 
@@ -327,6 +328,10 @@ void Table::deliver(Tx& tx) {
       for (const auto& s : seats_) {
         if (s.kind == SeatKind::kUser) {
           for (const auto& c : services_.clients_of(s.name)) add(c);
+          // The caller counts among its user's connections even when it is none of this
+          // node's (a command forwarded from another node: lobby_forward.cpp).
+          if (tx.caller.client && table_detail::same_name(tx.caller.user, s.name))
+            add(tx.caller.client);
         }
       }
       return all;
@@ -353,12 +358,19 @@ void Table::deliver(Tx& tx) {
         case Delivery::To::kReplay:
           if (me) me->send_replayed(std::move(d.replay));
           break;
-        case Delivery::To::kUser:
-          for (const auto& c : services_.clients_of(d.user)) {
+        case Delivery::To::kUser: {
+          auto to = services_.clients_of(d.user);
+          // As in everyone(): a forwarded command's caller is one of its user's connections.
+          if (me && table_detail::same_name(tx.caller.user, d.user) &&
+              std::find(to.begin(), to.end(), me) == to.end()) {
+            to.push_back(me);
+          }
+          for (const auto& c : to) {
             send(c, d.shared, c == me);
             if (c == me) told_caller = true;
           }
           break;
+        }
       }
     }
     if (me && !told_caller) send(me, std::make_shared<const RenderedEvent>(ok_event("ok")), true);

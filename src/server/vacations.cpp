@@ -16,6 +16,22 @@ void Vacations::restore(const std::vector<store::VacationRow>& rows) {
   }
 }
 
+void Vacations::refresh(const std::vector<store::VacationRow>& rows) {
+  std::lock_guard lock(mutex_);
+  for (const auto& r : rows) {
+    auto& periods = by_user_[to_lower(r.user)];
+    auto it = std::find_if(periods.begin(), periods.end(),
+                           [&](const VacationPeriod& p) { return p.start_ms == r.start_ms; });
+    if (it != periods.end()) {
+      it->end_ms = r.end_ms;
+    } else {
+      periods.push_back({r.start_ms, r.end_ms});
+      std::sort(periods.begin(), periods.end(),
+                [](const auto& a, const auto& b) { return a.start_ms < b.start_ms; });
+    }
+  }
+}
+
 std::vector<VacationPeriod> Vacations::of(const std::string& user) const {
   std::lock_guard lock(mutex_);
   auto it = by_user_.find(to_lower(user));

@@ -22,6 +22,10 @@ class Vacations {
   explicit Vacations(store::Store& store) : store_(store) {}
   // At start-up: the stored vacations.
   void restore(const std::vector<store::VacationRow>& rows);
+  // Several nodes on one database (docs/CLUSTER.md): `rows` as read from the store now (those
+  // ending after some time): each replaces the period of its user that starts at the same ms,
+  // or is added. A vacation started on another node thus reaches the tables served here.
+  void refresh(const std::vector<store::VacationRow>& rows);
   // The vacations of `user` (any case), in start order.
   std::vector<VacationPeriod> of(const std::string& user) const;
   // Starts a vacation of `days` days for `user` at now_ms. Throws CommandError (nothing changed)

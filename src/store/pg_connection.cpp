@@ -1,11 +1,14 @@
 #include "store/pg_connection.h"
 
 #include <libpq-fe.h>
+#include <poll.h>
 
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cerrno>
 #include <cstring>
+#include <exception>
 #include <utility>
 
 namespace plateau::store::pg {
@@ -171,6 +174,7 @@ Result& Result::operator=(Result&& other) noexcept {
   return *this;
 }
 int Result::rows() const { return PQntuples(r_); }
+bool Result::ok_sync() const { return r_ && PQresultStatus(r_) == PGRES_PIPELINE_SYNC; }
 std::string Result::text(int row, int column) const {
   return std::string(PQgetvalue(r_, row, column),
                      static_cast<std::size_t>(PQgetlength(r_, row, column)));
@@ -252,19 +256,110 @@ Result Connection::check(pg_result* raw, const char* what) {
 
 void Connection::exec(const char* sql) { check(PQexec(conn_, sql), "statement"); }
 
-Result Connection::run(const char* sql, const Params& params) {
+const std::string& Connection::prepared(const char* sql, int params) {
   auto it = prepared_.find(sql);
   if (it == prepared_.end()) {
     std::string name("p");
     name += std::to_string(prepared_.size() + 1);
-    check(PQprepare(conn_, name.c_str(), sql, static_cast<int>(params.size()), nullptr),
-          "prepare");
+    check(PQprepare(conn_, name.c_str(), sql, params, nullptr), "prepare");
     it = prepared_.emplace(sql, std::move(name)).first;
   }
+  return it->second;
+}
+
+Result Connection::run(const char* sql, const Params& params) {
+  const std::string& name = prepared(sql, static_cast<int>(params.size()));
   const std::vector<const char*> values = params.pointers();
-  return check(PQexecPrepared(conn_, it->second.c_str(), static_cast<int>(values.size()),
-                              values.data(), nullptr, nullptr, 0),
+  return check(PQexecPrepared(conn_, name.c_str(), static_cast<int>(values.size()), values.data(),
+                              nullptr, nullptr, 0),
                "query");
+}
+
+void Connection::flush_pipeline() {
+  for (;;) {
+    const int left = PQflush(conn_);
+    if (left == 0) return;
+    if (left < 0) break;
+    pollfd fd{PQsocket(conn_), POLLIN | POLLOUT, 0};
+    if (::poll(&fd, 1, -1) < 0 && errno != EINTR) break;
+    if ((fd.revents & POLLIN) && !PQconsumeInput(conn_)) break;
+  }
+  throw ConnectionLost("lost the connection to PostgreSQL (pipeline): " +
+                       libpq_reason(conn_, url_secrets(url_)));
+}
+
+std::vector<Result> Connection::run_pipeline(const std::vector<Statement>& statements) {
+  // Prepared first, one round trip each, once per connection: a pipeline could prepare them
+  // too, but this keeps its results one per statement.
+  std::vector<const std::string*> names;
+  names.reserve(statements.size());
+  for (const Statement& st : statements) {
+    names.push_back(st.params.size() == 0 ? nullptr
+                                          : &prepared(st.sql, static_cast<int>(st.params.size())));
+  }
+  try {
+    return pipeline(statements, names);
+  } catch (const ConnectionLost&) {
+    // Whatever state the pipeline is in, the session goes: the server rolls back what it did
+    // not commit, and the next use connects again.
+    PQfinish(conn_);
+    conn_ = nullptr;
+    throw;
+  }
+}
+
+std::vector<Result> Connection::pipeline(const std::vector<Statement>& statements,
+                                         const std::vector<const std::string*>& names) {
+  auto lost = [this](const char* what) {
+    return ConnectionLost("lost the connection to PostgreSQL (" + std::string(what) +
+                          "): " + libpq_reason(conn_, url_secrets(url_)));
+  };
+  if (!ok() || !PQenterPipelineMode(conn_)) throw lost("pipeline");
+  // Non-blocking while sending: a long pipeline must not wait on a full socket while the
+  // server waits on ours.
+  if (PQsetnonblocking(conn_, 1) != 0) throw lost("pipeline");
+  for (std::size_t i = 0; i < statements.size(); ++i) {
+    const std::vector<const char*> values = statements[i].params.pointers();
+    const int sent =
+        names[i]
+            ? PQsendQueryPrepared(conn_, names[i]->c_str(), static_cast<int>(values.size()),
+                                  values.data(), nullptr, nullptr, 0)
+            : PQsendQueryParams(conn_, statements[i].sql, 0, nullptr, nullptr, nullptr, nullptr, 0);
+    if (sent != 1) throw lost("pipeline");
+    if (i % 64 == 63) flush_pipeline();
+  }
+  if (PQpipelineSync(conn_) != 1) throw lost("pipeline sync");
+  flush_pipeline();
+  if (PQsetnonblocking(conn_, 0) != 0) throw lost("pipeline");
+  // Each statement's result, then a null; then the sync's. After a failure the others are
+  // PGRES_PIPELINE_ABORTED.
+  std::vector<Result> results;
+  results.reserve(statements.size());
+  std::exception_ptr first_error;
+  for (std::size_t i = 0; i < statements.size(); ++i) {
+    pg_result* r = PQgetResult(conn_);
+    if (!r) throw lost("pipeline results");
+    const ExecStatusType status = PQresultStatus(r);
+    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK ||
+        status == PGRES_PIPELINE_ABORTED) {
+      results.emplace_back(r);
+    } else {
+      try {
+        results.push_back(check(r, "pipeline"));
+      } catch (const Error&) {
+        if (!first_error) first_error = std::current_exception();
+        results.emplace_back(nullptr);
+      }
+    }
+    if (pg_result* extra = PQgetResult(conn_)) {
+      PQclear(extra);
+      throw lost("pipeline results");
+    }
+  }
+  Result sync(PQgetResult(conn_));
+  if (!sync.ok_sync() || !PQexitPipelineMode(conn_)) throw lost("pipeline sync");
+  if (first_error) std::rethrow_exception(first_error);
+  return results;
 }
 
 }  // namespace plateau::store::pg

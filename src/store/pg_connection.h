@@ -64,12 +64,21 @@ class Result {
   Result& operator=(Result&& other) noexcept;
   Result(const Result&) = delete;
   int rows() const;
+  // Whether this is the end of a pipeline (PGRES_PIPELINE_SYNC).
+  bool ok_sync() const;
   std::string text(int row, int column) const;
   std::int64_t integer(int row, int column) const;
   double real(int row, int column) const;
 
  private:
   pg_result* r_;
+};
+
+// One statement of a pipeline (Connection::run_pipeline): `sql` a string literal, as for
+// Connection::run; a statement without parameters (BEGIN, SAVEPOINT) is not prepared.
+struct Statement {
+  const char* sql;
+  Params params;
 };
 
 class Connection {
@@ -95,11 +104,26 @@ class Connection {
   // Runs the single statement `sql` with `params`. `sql` must be a string literal: its address
   // names its prepared statement on this connection. Throws Error or ConnectionLost.
   Result run(const char* sql, const Params& params = {});
+  // Sends every statement of `statements` at once and then reads their results: one round
+  // trip instead of one per statement (libpq's pipeline mode, PostgreSQL 14+). They run in
+  // order in the session's open transaction (or one of their own: a BEGIN among them); a
+  // statement that fails skips those after it. Returns their results in order; throws Error
+  // for the first statement that failed (the transaction is then aborted: the caller rolls it
+  // back) or ConnectionLost. Nothing is committed unless a COMMIT is among the statements.
+  std::vector<Result> run_pipeline(const std::vector<Statement>& statements);
 
  private:
   void open();
   // Throws Error or ConnectionLost for `r` unless its status is `ok`; takes ownership of `r`.
   Result check(pg_result* r, const char* what);
+  // The name of the prepared statement of `sql` (a literal with `params` parameters),
+  // prepared now if it is new on this connection.
+  const std::string& prepared(const char* sql, int params);
+  // Writes out what libpq holds to send, reading what the server answers meanwhile (so that
+  // neither side waits for the other with full buffers). Throws ConnectionLost.
+  void flush_pipeline();
+  std::vector<Result> pipeline(const std::vector<Statement>& statements,
+                               const std::vector<const std::string*>& names);
 
   std::string url_;
   pg_conn* conn_ = nullptr;

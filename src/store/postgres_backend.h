@@ -3,8 +3,14 @@
 // Backend as SQLite's, over one libpq connection. Opening applies the missing migrations
 // (postgres_migrations.cpp, the same versions as SQLite's; the version is the one row of
 // plateau_schema), each in one transaction under an advisory lock, so two servers opening one
-// new database do not both migrate it. A group is one transaction with a SAVEPOINT per batch;
-// the session runs with synchronous_commit=on, so COMMIT returns once the group is durable.
+// new database do not both migrate it. A group is one transaction; the session runs with
+// synchronous_commit=on, so COMMIT returns once the group is durable.
+//
+// A group costs two round trips to the server: all its statements at once (libpq's pipeline
+// mode, no savepoints, the events' notifications in one statement), then COMMIT once every
+// fence agreed. Only when a batch fails is the group rolled back and run again statement by
+// statement, each batch in a SAVEPOINT, so that the failing batch alone is undone
+// (docs/PERFORMANCE.md "Server on PostgreSQL").
 //
 // A lost connection fails the group in progress (GroupOutcome::commit_error: nothing of it is
 // told as stored) and the next commit_group or load connects again; the Store goes on. One
@@ -41,6 +47,12 @@ class PostgresBackend final : public Backend {
 
  private:
   void migrate();
+  // The group in one pipeline and a COMMIT. Returns false, nothing stored and no transaction
+  // left open, if a statement failed or a fence refused (the caller then finds the failing
+  // batch); sets out.batch_errors of batches that could not be sent (a NUL byte). Throws what
+  // the COMMIT throws, or pg::ConnectionLost if the server cannot be reached.
+  bool commit_pipelined(std::span<const Batch* const> batches, std::int64_t alive_ms,
+                        GroupOutcome& out);
   // Runs `sql` (a BEGIN), on a new connection if the old one was lost; throws
   // pg::ConnectionLost if the server cannot be reached.
   void begin(const char* sql);

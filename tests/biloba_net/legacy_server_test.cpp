@@ -156,6 +156,31 @@ TEST(LegacyServer, ThreePlayersSpotsAndReadySequence) {
   }
 }
 
+// Plateau's clients send names and chat in Latin-1 where they can, as the original's own
+// clients do (its screens show Latin-1 bytes): "André" typed in UTF-8 goes out as "Andr\xE9".
+TEST(LegacyServer, ClientsSendNamesAndChatInLatin1) {
+  LegacyServerThread server(test_options());
+  auto creator = LegacyClient::create("127.0.0.1", server.port(), "Partie d'Andr\xC3\xA9",
+                                      {{SeatType::kLocal, "Andr\xC3\xA9"}, {SeatType::kNetwork, ""}});
+  const auto games = list_games("127.0.0.1", server.port(), 2);
+  ASSERT_EQ(games.size(), 1u);
+  EXPECT_EQ(games[0].name, "Partie d'Andr\xE9");
+  // A name with a character Latin-1 lacks goes out as typed (the euro sign).
+  auto joiner = LegacyClient::join("127.0.0.1", server.port(), 2, creator.game_id(),
+                                   "Zo\xC3\xAB \xE2\x82\xAC");
+  EXPECT_EQ(joiner.offered_names(), (std::vector<std::string>{"Andr\xE9", ""}));
+  const ReadyStatus ready = joiner.wait_ready(50ms, 5s);
+  EXPECT_EQ(ready.names, (std::vector<std::string>{"Andr\xE9", "Zo\xC3\xAB \xE2\x82\xAC"}));
+  creator.wait_ready(50ms, 5s);
+  creator.open_chat();
+  joiner.open_chat();
+  creator.say("\xC3\xA7" "a va ?");
+  std::optional<std::pair<int, std::string>> heard;
+  for (int i = 0; i < 50 && !heard; ++i) heard = joiner.poll_chat(100ms);
+  ASSERT_TRUE(heard);
+  EXPECT_EQ(*heard, std::make_pair(0, std::string("\xE7" "a va ?")));
+}
+
 // §11.7: a JOIN for a seat that is not a free network seat is refused.
 TEST(LegacyServer, JoinSeatIsValidated) {
   LegacyServerThread server(test_options());

@@ -127,7 +127,7 @@ printf '[Game "bohnduell"]\n[Options "supply=8"]\nA:S4 B:S4\n' > "$tmp/a.record"
 expected_analysis='Position after 2 moves, A to move.
 Best move: S4
 Evaluation: 0.500 expected return for A (exact, value 0)
-Principal line: A:S4 B:S4 A:S4 B:S4 A:S1 B:S4 A:H4 B:S3 A:S4 B:S4 A:H1 B:S4
+Principal line: A:S4 B:S4 A:S4 B:S4 A:S1 B:S4 A:H4 B:S3 A:S4 B:S4 A:H1 B:S4 A:pass
 Search: exact value 0 (bot 5)'
 check "analyse level 5" "$expected_analysis" "$("$plateau" analyse bohnduell --record "$tmp/a.record")"
 check "analyse greedy" "Best move: S1" "$("$plateau" analyse bohnduell --record "$tmp/a.record" --bot greedy | sed -n 2p)"

@@ -54,6 +54,16 @@ TEST(Text, Latin1ToUtf8) {
   EXPECT_EQ(latin1_to_utf8("abc"), "abc");
   EXPECT_EQ(latin1_to_utf8("\xFF\x80"), "\xC3\xBF\xC2\x80");
   EXPECT_TRUE(valid_utf8(latin1_to_utf8(std::string("\x00\x7F\x80\xFF", 4))));
+  // What the biloba window sends to a 0.9.3 peer: Latin-1 when every character has a byte.
+  EXPECT_EQ(utf8_to_latin1_if_possible("Andr\xC3\xA9"), "Andr\xE9");
+  EXPECT_EQ(utf8_to_latin1_if_possible("\xC3\xBF\xC2\x80 abc"), "\xFF\x80 abc");
+  EXPECT_EQ(utf8_to_latin1_if_possible("abc"), "abc");
+  EXPECT_EQ(utf8_to_latin1_if_possible("\xE2\x82\xAC" "5"), "\xE2\x82\xAC" "5");  // the euro sign
+  EXPECT_EQ(utf8_to_latin1_if_possible("Andr\xE9"), "Andr\xE9");  // not UTF-8: as it is
+  for (int c = 0; c < 256; ++c) {
+    const std::string one(1, static_cast<char>(c));
+    EXPECT_EQ(utf8_to_latin1_if_possible(latin1_to_utf8(one)), one) << c;
+  }
 }
 
 TEST(Text, ClosestWordSuggestsOnlyNearMisses) {

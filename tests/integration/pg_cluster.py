@@ -14,6 +14,23 @@ SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "store",
 PSQL = "/usr/lib/postgresql/15/bin/psql"
 
 
+_SECRET_DIR = None
+
+
+def cluster_secret_file():
+    """A node link secret for `plateau serve --cluster-secret-file` (docs/CLUSTER.md): the same
+    file for every node of the test, readable by its owner only."""
+    global _SECRET_DIR
+    if _SECRET_DIR is None:
+        _SECRET_DIR = tempfile.TemporaryDirectory(prefix="plateau-secret-")
+    path = os.path.join(_SECRET_DIR.name, "cluster-secret")
+    if not os.path.exists(path):
+        with open(path, "wb") as f:
+            f.write(b"0123456789abcdef0123456789abcdef-test")
+        os.chmod(path, 0o600)
+    return path
+
+
 class PgCluster:
     def __enter__(self):
         # Directly under /tmp: the postgres user must reach it.

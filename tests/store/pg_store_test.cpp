@@ -124,6 +124,43 @@ TEST_F(PostgresOnlyTest, AnInvalidUtf8TextFailsItsBatchOnly) {
   EXPECT_EQ(commit(backend, ok), "");
 }
 
+// A group is sent as one pipeline (postgres_backend.h): thousands of batches, more than the
+// sockets' buffers hold either way (2 KiB events), are sent while their answers are read, and
+// every one is stored; a failing batch among them is undone alone.
+TEST_F(PostgresOnlyTest, AGroupOfThousandsOfBatchesIsStoredWhole) {
+  PostgresBackend backend(pg_url());
+  Batch table;
+  table.put_table({1, "bohnduell", 101, "{}", 1});
+  ASSERT_EQ(commit(backend, table), "");
+  constexpr int kBatches = 3000;
+  std::vector<Batch> batches(kBatches);
+  std::vector<const Batch*> group;
+  for (int i = 0; i < kBatches; ++i) {
+    batches[i].add_move({1, i + 1, "S4", i % 2, false, i});
+    batches[i].add_event({1, i + 1, "move", std::string(2048, 'a' + i % 26)});
+    group.push_back(&batches[i]);
+  }
+  GroupOutcome out = backend.commit_group(group, 1);
+  ASSERT_EQ(what(out.commit_error), "");
+  for (int i = 0; i < kBatches; ++i) ASSERT_EQ(what(out.batch_errors.at(i)), "") << i;
+  Snapshot snap = backend.load();
+  ASSERT_EQ(snap.moves[1].size(), static_cast<std::size_t>(kBatches));
+  EXPECT_EQ(snap.moves[1].back(), (MoveRow{1, kBatches, "S4", 1, false, kBatches - 1}));
+  ASSERT_EQ(snap.events[1].size(), static_cast<std::size_t>(kBatches));
+  EXPECT_EQ(snap.events[1][2999].body, std::string(2048, 'a' + 2999 % 26));
+  // The same plies again, and one new: only the new one is stored.
+  Batch again = batches[5];
+  Batch next;
+  next.add_move({1, kBatches + 1, "S1", 0, false, 9});
+  const Batch* pair[] = {&again, &next};
+  out = backend.commit_group(pair, 2);
+  EXPECT_EQ(what(out.commit_error), "");
+  EXPECT_EQ(what(out.batch_errors.at(0)),
+            "duplicate key value violates unique constraint \"moves_pkey\"");
+  EXPECT_EQ(what(out.batch_errors.at(1)), "");
+  EXPECT_EQ(backend.load().moves[1].size(), static_cast<std::size_t>(kBatches + 1));
+}
+
 // The server's session ends under the backend (an administrator, a failover of the database's
 // host): the next group (or load) connects again by itself; nothing was sent of it, so nothing
 // is lost.

@@ -5,6 +5,8 @@
 #                                                    its sources (the fixture of the two below)
 #   web_test.sh unit    WEB_DIR                      the vitest unit tests (npm test)
 #   web_test.sh browser WEB_DIR PLATEAU ARTIFACTS    the browser tests (web/tests/e2e/run.mjs)
+#   web_test.sh diagrams WEB_DIR PLATEAU             the rules pages' positions replayed with
+#                                                    PLATEAU (web/tests/rules/check-diagrams.mjs)
 # Exit status 77 (ctest: skipped) only when Node.js (>= 20.19, what Vite 7 needs) or, for the
 # browser tests, Chromium is missing; anything else that goes wrong fails.
 set -euo pipefail
@@ -48,8 +50,11 @@ case "$mode" in
     exec node tests/e2e/run.mjs --plateau "$plateau" --web-dir "$web/dist" \
       --artifacts "$artifacts" --chromium "$chromium"
     ;;
+  diagrams)
+    exec node tests/rules/check-diagrams.mjs --plateau "$3"
+    ;;
   *)
-    echo "usage: web_test.sh build|unit|browser WEB_DIR [PLATEAU ARTIFACTS]" >&2
+    echo "usage: web_test.sh build|unit|browser|diagrams WEB_DIR [PLATEAU [ARTIFACTS]]" >&2
     exit 2
     ;;
 esac

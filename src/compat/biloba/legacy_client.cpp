@@ -108,10 +108,12 @@ LegacyClient LegacyClient::create(const std::string& host, unsigned short port,
   Connection& c = *client.game_;
   c.send_string("NEWGAME");
   if (c.read_string().rfind("OK", 0) != 0) throw ProtocolError("server refused NEWGAME");
-  c.send_string(clip(game_name));
+  c.send_string(outbound_text(game_name));
   client.game_id_ = c.read_int();
   Bytes details;
-  put_raw(details, encode_details(seats));
+  std::vector<SeatDetail> sent = seats;
+  for (SeatDetail& s : sent) s.name = outbound_text(s.name);
+  put_raw(details, encode_details(sent));
   c.send(details);
   if (c.read_string().rfind("READY", 0) != 0) throw ProtocolError("server refused the game");
   client.seat_ = 0;
@@ -145,7 +147,7 @@ LegacyClient LegacyClient::join(const std::string& host, unsigned short port, in
   c.send_string("JOIN");
   c.send_int(spot - 1);
   if (c.read_string().rfind("OK", 0) != 0) throw ProtocolError("server refused JOIN");
-  c.send_string(clip(name));
+  c.send_string(outbound_text(name));
   client.game_id_ = id;
   client.seat_ = spot - 1;
   return client;
@@ -215,16 +217,19 @@ void LegacyClient::quit(const std::vector<int>& local_seats) {
   close();
 }
 
-void LegacyClient::open_chat() {
-  chat_ = std::make_unique<Connection>(host_, port_);
-  chat_->send_string("TALK_MODE");
-  chat_->send_int(game_id_);
-  chat_->send_int(seat_);
-  if (chat_->read_string().rfind("OK", 0) != 0) throw ProtocolError("server refused talk mode");
+std::unique_ptr<Connection> LegacyClient::talk_connection(std::chrono::milliseconds timeout) const {
+  auto talk = std::make_unique<Connection>(host_, port_, timeout);
+  talk->send_string("TALK_MODE");
+  talk->send_int(game_id_);
+  talk->send_int(seat_);
+  if (talk->read_string().rfind("OK", 0) != 0) throw ProtocolError("server refused talk mode");
+  return talk;
 }
 
+void LegacyClient::open_chat() { chat_ = talk_connection(std::chrono::seconds(30)); }
+
 void LegacyClient::say(const std::string& text) {
-  if (chat_) chat_->send_string(text.substr(0, kMaxStringChars));
+  if (chat_) chat_->send_string(outbound_text(text, kMaxStringChars));
 }
 
 std::optional<std::pair<int, std::string>> LegacyClient::poll_chat(

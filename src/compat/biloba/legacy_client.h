@@ -91,6 +91,11 @@ class LegacyClient {
 
   // Chat (§11.5): a second connection in talk mode.
   void open_chat();
+  // The talk-mode connection itself (TALK_MODE, game id, seat; the server answers OK), for a
+  // caller that reads chat on a thread of its own (the biloba window). `timeout` bounds each
+  // read. Throws ProtocolError when the server refuses, std::system_error when it cannot be
+  // reached.
+  std::unique_ptr<Connection> talk_connection(std::chrono::milliseconds timeout) const;
   void say(const std::string& text);
   // The next chat line (seat, text) if one arrives within `wait`.
   std::optional<std::pair<int, std::string>> poll_chat(std::chrono::milliseconds wait);

@@ -1,5 +1,7 @@
 #include "compat/biloba/wire.h"
 
+#include "core/text.h"
+
 #include <cstdio>
 
 namespace plateau::biloba::net {
@@ -59,6 +61,10 @@ std::string decode_string(std::span<const std::uint8_t> payload) {
 
 std::string clip(std::string_view name, std::size_t limit) {
   return std::string(name.substr(0, std::min(limit, name.size())));
+}
+
+std::string outbound_text(std::string_view text, std::size_t limit) {
+  return clip(utf8_to_latin1_if_possible(text), limit);
 }
 
 Bytes encode_details(const std::vector<SeatDetail>& seats) {

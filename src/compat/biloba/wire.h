@@ -58,6 +58,11 @@ std::vector<SeatDetail> decode_details(std::span<const std::uint8_t> payload);
 
 // Cuts `name` to at most `limit` bytes (names are Latin-1 bytes on the wire).
 std::string clip(std::string_view name, std::size_t limit = kMaxNameChars);
+// What Plateau's clients send a 0.9.3 peer as a name or a chat line: `text` (UTF-8, as typed)
+// in Latin-1 where every character has a Latin-1 byte, as the original's own clients send it,
+// so that the original shows "André" and not "AndrÃ©" (core/text.h
+// utf8_to_latin1_if_possible); then clipped to `limit` bytes.
+std::string outbound_text(std::string_view text, std::size_t limit = kMaxNameChars);
 
 // "4F 4B 00" style dump of bytes (tests and logs).
 std::string hex(std::span<const std::uint8_t> bytes);

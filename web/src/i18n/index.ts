@@ -4,10 +4,11 @@
 import { en as enCommon } from './en';
 import { fr as frCommon } from './fr';
 import { BOARD_STRINGS } from '../boards/strings';
+import { ANALYSIS_STRINGS } from '../analysis/strings';
 
 export type Dictionary = Record<string, string>;
-const en: Dictionary = { ...enCommon, ...BOARD_STRINGS.en };
-const fr: Dictionary = { ...frCommon, ...BOARD_STRINGS.fr };
+const en: Dictionary = { ...enCommon, ...BOARD_STRINGS.en, ...ANALYSIS_STRINGS.en };
+const fr: Dictionary = { ...frCommon, ...BOARD_STRINGS.fr, ...ANALYSIS_STRINGS.fr };
 const dictionaries: Record<string, Dictionary> = { en, fr };
 export const LANGUAGES = Object.keys(dictionaries);
 

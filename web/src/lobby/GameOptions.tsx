@@ -1,10 +1,13 @@
 // The option fields of a game in the lobby's forms, built from its schema in /api/games: the
-// number of players first (the game's seat-count option, when it has one), then, folded away,
-// a ruleset (preset) and one control per option — a checkbox for a switch, a list for choices
-// and short ranges, a number field for long ones. Values are canonical text; a value equal to
-// its default is left out of the command (lobby/games.ts changedOptions).
+// number of players first (the game's seat-count option, when it has one), the game's presets
+// as buttons (one click fills the form), then, folded away, one control per option — a checkbox
+// for a switch, a list for choices and short ranges, a number field for long ones — each with
+// the server's help, the values it accepts and its default. A value the schema refuses is
+// marked at its field with the server's own wording and the form is not sent (the parent asks
+// optionsError). Values are canonical text; a value equal to its default is left out of the
+// command (lobby/games.ts changedOptions).
 import type { GameInfo, GameOption, OptionValues } from './games';
-import { optionValues } from './games';
+import { currentPreset, optionError, optionValues, presetValues } from './games';
 import { t } from '../i18n';
 
 interface Props {
@@ -15,43 +18,53 @@ interface Props {
 }
 
 const valueOf = (o: GameOption, values: OptionValues) => values[o.name] ?? o.default;
-
-// The preset whose values the form holds (every option at the preset's value or its default).
-function currentPreset(info: GameInfo, values: OptionValues): string {
-  const preset = info.presets.find((p) => info.options.every(
-    (o) => o.name === info.seat_count_option || valueOf(o, values) === (p.values[o.name] ?? o.default)));
-  return preset?.name ?? '';
-}
+// Option names are the server's (`no_progress`); people read them with spaces.
+const label = (o: GameOption) => o.name.replace(/_/g, ' ');
 
 function OptionField({ o, value, set, field }: {
   o: GameOption; value: string; set: (v: string) => void; field: string }) {
   const name = `${field}option-${o.name}`;
+  const about = `${name}-about`;
+  const error = optionError(o, value);
+  const hint = (
+    <small id={about} class="option-about">
+      {o.help}{o.help ? '. ' : ''}{t('lobby.optionAccepted', { accepted: o.accepted, default: o.default })}
+    </small>
+  );
+  const refusal = error && (
+    <small class="option-error" role="alert" data-error={o.name}>{error}</small>
+  );
+  let control;
   if (o.type === 'bool' && o.choices?.length === 2) {
-    return (
-      <label title={o.help}>
-        <input type="checkbox" data-field={name} checked={value === o.choices[1]}
+    control = (
+      <label>
+        <input type="checkbox" data-field={name} aria-describedby={about}
+          checked={value === o.choices[1]}
           onChange={(e) => set(o.choices![(e.target as HTMLInputElement).checked ? 1 : 0])} />{' '}
-        {o.name}
+        {label(o)}
       </label>
     );
-  }
-  const choices = optionValues(o);
-  if (choices.length > 0) {
-    return (
-      <label title={o.help}>{o.name}{' '}
-        <select value={value} data-field={name}
+  } else if (optionValues(o).length > 0) {
+    control = (
+      <label>{label(o)}{' '}
+        <select value={value} data-field={name} aria-describedby={about}
           onChange={(e) => set((e.target as HTMLSelectElement).value)}>
-          {choices.map((c) => <option value={c}>{c}</option>)}
+          {optionValues(o).map((c) => <option value={c}>{c}</option>)}
         </select>
       </label>
     );
+  } else {
+    // A text field that only suggests the number keyboard: a number input would drop what it
+    // cannot parse ("3.3.", "abc") before the form sees it, and the refusal could not quote it.
+    control = (
+      <label>{label(o)}{' '}
+        <input type="text" inputMode={o.type === 'int' ? 'numeric' : 'decimal'} size={8}
+          value={value} data-field={name} aria-describedby={about} aria-invalid={error ? 'true' : undefined}
+          onInput={(e) => set((e.target as HTMLInputElement).value)} />
+      </label>
+    );
   }
-  return (
-    <label title={o.help}>{o.name}{' '}
-      <input type="number" value={value} data-field={name} min={o.min} max={o.max} step={o.step ?? 1}
-        onInput={(e) => set((e.target as HTMLInputElement).value)} />
-    </label>
-  );
+  return <div class={`option${error ? ' invalid' : ''}`} data-option={o.name}>{control}{hint}{refusal}</div>;
 }
 
 export function GameOptions({ info, values, onChange, field }: Props) {
@@ -59,15 +72,6 @@ export function GameOptions({ info, values, onChange, field }: Props) {
   const others = info.options.filter((o) => o !== seatOption);
   const set = (name: string) => (value: string) => onChange({ ...values, [name]: value });
   const preset = currentPreset(info, values);
-  const choosePreset = (name: string) => {
-    const p = info.presets.find((x) => x.name === name);
-    if (!p) return;
-    const next: OptionValues = { ...p.values };
-    if (seatOption && values[seatOption.name] !== undefined) {
-      next[seatOption.name] = values[seatOption.name];
-    }
-    onChange(next);
-  };
   return (
     <>
       {seatOption && (
@@ -78,18 +82,24 @@ export function GameOptions({ info, values, onChange, field }: Props) {
           </select>
         </label>
       )}
+      {info.presets.length > 0 && (
+        <div class="presets" role="group" aria-label={t('lobby.preset')} data-field={`${field}presets`}>
+          {t('lobby.preset')}{' '}
+          {info.presets.map((p) => (
+            <button type="button" class="preset" data-preset={p.name} aria-pressed={preset === p.name}
+              title={p.help} onClick={() => onChange(presetValues(info, p.name, values))}>
+              {p.name}
+            </button>
+          ))}{' '}
+          <span class="preset-current" data-field={`${field}preset`} data-preset={preset}>
+            {preset ? info.presets.find((p) => p.name === preset)?.help : t('lobby.presetCustom')}
+          </span>
+        </div>
+      )}
       {others.length > 0 && (
-        <details class="game-options" data-field={`${field}options`}>
+        // Keyed by game: another game starts folded again.
+        <details key={info.name} class="game-options" data-field={`${field}options`}>
           <summary>{t('lobby.options')}</summary>
-          {info.presets.length > 0 && (
-            <label>{t('lobby.preset')}{' '}
-              <select value={preset} data-field={`${field}preset`}
-                onChange={(e) => choosePreset((e.target as HTMLSelectElement).value)}>
-                {preset === '' && <option value="">{t('lobby.presetCustom')}</option>}
-                {info.presets.map((p) => <option value={p.name} title={p.help}>{p.name}</option>)}
-              </select>
-            </label>
-          )}
           {others.map((o) => (
             <OptionField o={o} value={valueOf(o, values)} set={set(o.name)} field={field} />
           ))}

@@ -7,12 +7,12 @@ import { listText, t } from '../i18n';
 import { hasBoard } from '../boards';
 import { listingLinks, seatName } from './listing';
 import type { TableListing } from './listing';
-import { botChoices, botText, changedOptions, gameTitle, seatCount, useGames } from './games';
+import { botChoices, botText, changedOptions, gameTitle, optionsError, seatCount, useGames } from './games';
 import type { OptionValues } from './games';
 import { GameOptions } from './GameOptions';
+import { CLOCKS, NewTable } from './NewTable';
 import { YourGames } from './YourGames';
 
-const CLOCKS = ['none', 'move:30', 'fischer:300+5', 'fischer:900+10'];
 const ORDER = ['setup', 'playing', 'over', 'declined']; // open tables first
 
 interface Opponent {
@@ -25,18 +25,15 @@ export function Lobby({ session }: { session: Session }) {
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const [tables, setTables] = useState<TableListing[]>([]);
-  // The games this client can draw, as /api/games describes them, and the chosen one of each
-  // form ('' = the first) with its option values (name -> canonical text; missing = default).
+  // The games this client can draw, as /api/games describes them, and the chosen one of the
+  // challenge form ('' = the first) with its option values (name -> canonical text).
   const games = useGames().filter((g) => hasBoard(g.name));
-  const [gameChoice, setGame] = useState('');
-  const [values, setValues] = useState<OptionValues>({});
-  const [seatKinds, setSeatKinds] = useState<string[]>([]);
-  const [clock, setClock] = useState('none');
   const [challengeChoice, setChallengeGame] = useState('');
   const [challengeValues, setChallengeValues] = useState<OptionValues>({});
   const [opponents, setOpponents] = useState<Opponent[]>([]);
   const [meFirst, setMeFirst] = useState(true);
   const [challengeClock, setChallengeClock] = useState('none');
+  const [challengeRefusal, setChallengeRefusal] = useState('');
 
   const refresh = () => {
     fetch('/api/tables')
@@ -81,10 +78,6 @@ export function Lobby({ session }: { session: Session }) {
     );
   }
 
-  const info = games.find((g) => g.name === gameChoice) ?? games[0];
-  const game = info?.name ?? '';
-  const seats = info ? seatCount(info, values) : 0;
-  const seatKind = (s: number) => seatKinds[s] ?? (s === 0 ? 'human' : 'cpu:3');
   const challengeInfo = games.find((g) => g.name === challengeChoice) ?? games[0];
   const challengeGame = challengeInfo?.name ?? '';
   const challengeSeats = challengeInfo ? seatCount(challengeInfo, challengeValues) : 0;
@@ -95,25 +88,6 @@ export function Lobby({ session }: { session: Session }) {
     setOpponents(next);
   };
 
-  const create = async () => {
-    if (!info) return;
-    const options = [...changedOptions(info, values), clock === 'none' ? '' : `clock=${clock}`]
-      .filter(Boolean).join(' ');
-    try {
-      const opened = await session.connection.request(`/open ${game} ${options}`.trim(), 'table');
-      const board = Number(opened.board);
-      for (let s = 0; s < seats; s++) {
-        const kind = seatKind(s);
-        if (kind === 'human' && s === 0) await session.connection.request(`/join 1`, 'table');
-        else if (kind.startsWith('cpu:')) await session.connection.request(`/join ${kind} ${s + 1}`, 'table');
-      }
-      location.hash = `#/table/${game}/${board}`;
-    } catch (err) {
-      session.state.lastError = (err as Error).message;
-      session.notify();
-    }
-  };
-
   // `GAME challenge [-clock=...] USER1 USER2` (docs/PROTOCOL.md): a new board, already playing,
   // seated in that order; the other player hears of it by a `challenge` event.
   const challenge = async (e: Event) => {
@@ -122,6 +96,9 @@ export function Lobby({ session }: { session: Session }) {
     const others = Array.from({ length: challengeSeats - 1 }, (_, i) => opponent(i))
       .map((o) => (o.kind === 'user' ? o.name.trim() : o.kind));
     if (others.some((o) => !o)) return;
+    const invalid = optionsError(challengeInfo, challengeValues);
+    setChallengeRefusal(invalid);
+    if (invalid) return;
     const order = meFirst ? [state.user, ...others] : [...others, state.user];
     const params = [...changedOptions(challengeInfo, challengeValues),
       ...(challengeClock === 'none' ? [] : [`clock=${challengeClock}`])].map((p) => ` -${p}`);
@@ -131,54 +108,20 @@ export function Lobby({ session }: { session: Session }) {
       refresh();
       location.hash = `#/table/${challengeGame}/${Number(made.board)}`;
     } catch (err) {
-      session.state.lastError = (err as Error).message;
-      session.notify();
+      setChallengeRefusal((err as Error).message);
     }
   };
 
   return (
     <section class="lobby">
-      <p>{t('lobby.signedInAs', { user: state.user })}</p>
+      <p class="signed-in">{t('lobby.signedInAs', { user: state.user })}{' · '}
+        <a href="#/settings">{t('settings.title')}</a>{' · '}
+        <a href="#/ratings">{t('ratings.title')}</a>{' · '}
+        <button type="button" class="link" data-action="lobby-sign-out"
+          onClick={() => session.connection.send('logout')}>{t('settings.signOut')}</button>
+      </p>
       {state.yourGames && <YourGames games={state.yourGames} me={state.user} />}
-      <div class="create">
-        <h2>{t('lobby.newTable')}</h2>
-        <label>{t('lobby.game')}{' '}
-          <select value={game} data-field="game" onChange={(e) => {
-            setGame((e.target as HTMLSelectElement).value);
-            setValues({});
-          }}>
-            {games.map((g) => <option value={g.name}>{gameTitle(g.name)}</option>)}
-          </select>
-        </label>
-        {info && <GameOptions info={info} values={values} onChange={setValues} field="" />}
-        <label>{t('lobby.clock')}{' '}
-          <select value={clock} data-field="clock"
-            onChange={(e) => setClock((e.target as HTMLSelectElement).value)}>
-            {CLOCKS.map((c) => <option value={c}>{t(`lobby.clock.${c}`)}</option>)}
-          </select>
-        </label>
-        <ol class="seats">
-          {Array.from({ length: seats }, (_, s) => (
-            <li>
-              {s === 0 ? t('lobby.you') : (
-                <select value={seatKind(s)} data-field={`seat${s + 1}`}
-                  aria-label={t('lobby.seatN', { n: s + 1 })} onChange={(e) => {
-                  const next = Array.from({ length: seats }, (_, j) => seatKind(j));
-                  next[s] = (e.target as HTMLSelectElement).value;
-                  setSeatKinds(next);
-                }}>
-                  <option value="human">{t('lobby.openSeat')}</option>
-                  {botChoices(info, seats).map((b) => (
-                    <option value={`cpu:${b.bot}`} title={b.about}>{botText(b)}</option>
-                  ))}
-                </select>
-              )}
-            </li>
-          ))}
-        </ol>
-        <button class="primary" data-action="create" onClick={create}>{t('lobby.create')}</button>{' '}
-        <a class="rules-link" href={`#/rules/${game}`}>{t('nav.rulesOf', { game: gameTitle(game) })}</a>
-      </div>
+      <NewTable session={session} games={games} />
       <form class="challenge" onSubmit={challenge}>
         <h2>{t('lobby.challenge')}</h2>
         <label>{t('lobby.game')}{' '}
@@ -190,7 +133,7 @@ export function Lobby({ session }: { session: Session }) {
           </select>
         </label>
         {challengeInfo && <GameOptions info={challengeInfo} values={challengeValues}
-          onChange={setChallengeValues} field="challenge-" />}
+          onChange={(v) => { setChallengeValues(v); setChallengeRefusal(''); }} field="challenge-" />}
         {Array.from({ length: Math.max(0, challengeSeats - 1) }, (_, i) => {
           // The first opponent's fields keep their names (challenge-kind, challenge-user); the
           // others are numbered from 2 (challenge-kind2, challenge-user2, ...).
@@ -226,6 +169,7 @@ export function Lobby({ session }: { session: Session }) {
           onChange={(e) => setMeFirst((e.target as HTMLInputElement).checked)} />{' '}
           {t('lobby.iMoveFirst')}</label>{' '}
         <button type="submit" class="primary" data-action="challenge">{t('lobby.sendChallenge')}</button>
+        {challengeRefusal && <p class="error" role="alert" data-refusal>{challengeRefusal}</p>}
       </form>
       <div class="tables">
         <h2>{t('lobby.tables')}</h2>

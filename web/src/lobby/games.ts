@@ -66,25 +66,94 @@ export function seatLabels(info: GameInfo | undefined, count: number): string[] 
   return info?.seats.find((s) => s.count === count)?.labels ?? [];
 }
 
+// The seat names by game seat with `count` seats ("Orange", "Blue", ...; [] when unknown).
+export function seatNames(info: GameInfo | undefined, count: number): string[] {
+  return info?.seats.find((s) => s.count === count)?.names ?? [];
+}
+
 // The options that differ from their defaults, as `name=value` items in schema order: what
 // `/open GAME ...` takes, and with a leading `-` what `GAME challenge` takes.
 export function changedOptions(info: GameInfo, values: OptionValues): string[] {
   return info.options
     .filter((o) => values[o.name] !== undefined && values[o.name] !== o.default)
-    .map((o) => `${o.name}=${values[o.name]}`);
+    .map((o) => `${o.name}=${values[o.name].trim()}`);
 }
 
-// The values an option may take in a select: every choice, or every number of the range.
+// The longest number range offered as a list; longer ones get a number field (supply 1..63,
+// a handicap of -8.5..8.5 by halves), which a list of dozens of entries would only slow down.
+const kLongestList = 12;
+
+// The values an option may take in a select: every choice, or every number of a short range
+// ([] for a number field).
 export function optionValues(o: GameOption): string[] {
   if (o.choices) return o.choices;
   if ((o.type === 'int' || o.type === 'decimal') && o.min !== undefined && o.max !== undefined) {
     const step = o.step ?? 1;
     const count = Math.round((o.max - o.min) / step) + 1;
-    if (count <= 100) {
+    if (count <= kLongestList) {
       return Array.from({ length: count }, (_, i) => String(Number((o.min! + i * step).toFixed(6))));
     }
   }
   return [];
+}
+
+// Whether `value` is one the server accepts for `o`, by the schema alone: an integer or a
+// multiple of `step` from `min`, within min..max, or one of the choices. The server checks again
+// (the form may be stale); this only spares a round trip and says what is wrong before sending.
+export function optionAccepts(o: GameOption, value: string): boolean {
+  if (o.choices) return o.choices.includes(value);
+  const text = value.trim();
+  if (o.type === 'int') {
+    if (!/^[+-]?\d{1,16}$/.test(text)) return false;
+  } else if (o.type === 'decimal') {
+    if (!/^[+-]?(\d{1,16}(\.\d{0,16})?|\.\d{1,16})$/.test(text)) return false;
+  } else {
+    return false;
+  }
+  const n = Number(text);
+  if ((o.min !== undefined && n < o.min) || (o.max !== undefined && n > o.max)) return false;
+  if (o.type === 'decimal' && o.step) {
+    const steps = (n - (o.min ?? 0)) / o.step;
+    if (Math.abs(steps - Math.round(steps)) > 1e-9) return false;
+  }
+  return true;
+}
+
+// The refusal of a value, in the server's own words ("bad value '999' for option supply:
+// expected an integer 1..63", the wording of `/open` and `challenge`); '' when it is accepted.
+export function optionError(o: GameOption, value: string): string {
+  return optionAccepts(o, value) ? '' : t('lobby.badValue', { value, option: o.name, accepted: o.accepted });
+}
+
+// The refusal of the first option of `values` that the schema does not accept ('' if none).
+export function optionsError(info: GameInfo, values: OptionValues): string {
+  for (const o of info.options) {
+    const value = values[o.name];
+    if (value !== undefined && value !== o.default) {
+      const error = optionError(o, value);
+      if (error) return error;
+    }
+  }
+  return '';
+}
+
+// The values of preset `name` over the defaults: what the form holds after one click on it.
+// The seat count stays as chosen (a ruleset is not a number of players).
+export function presetValues(info: GameInfo, name: string, values: OptionValues): OptionValues {
+  const preset = info.presets.find((p) => p.name === name);
+  const next: OptionValues = { ...(preset?.values ?? {}) };
+  const seats = info.seat_count_option;
+  if (seats && values[seats] !== undefined) next[seats] = values[seats];
+  return next;
+}
+
+// The preset whose values the form holds (every option other than the seat count at the
+// preset's value or its default); '' when none does.
+export function currentPreset(info: GameInfo, values: OptionValues): string {
+  const valueOf = (o: GameOption) => values[o.name] ?? o.default;
+  const preset = info.presets.find((p) => info.options.every(
+    (o) => o.name === info.seat_count_option || valueOf(o) === (p.values[o.name] ?? o.default)));
+  return preset?.name ?? '';
 }
 
 export interface BotChoice {

@@ -1,43 +1,38 @@
-// Illustrated rules, our own words and diagrams drawn from the specifications
-// (specs/bohnduell.md, specs/phutball.md, specs/biloba.md). One entry per page; the help view
-// advances page by page with a click anywhere, as the original Biloba help did.
-import type { JSX } from 'preact';
-import { BohnDuellBoard } from '../boards/bohnduell/BohnDuellBoard';
-import { PhutballBoard } from '../boards/phutball/PhutballBoard';
-import { BilobaBoard } from '../boards/biloba/BilobaBoard';
-import { parseBohnDuell } from '../boards/bohnduell/view';
-import { parsePhutball } from '../boards/phutball/view';
-import { parseBiloba } from '../boards/biloba/view';
+// Illustrated rules, our own words drawn from the specifications (specs/bohnduell.md,
+// specs/phutball.md, specs/biloba.md; Biloba's six pages follow the six help pages of biloba
+// 0.9.3). One entry per page; its diagrams are real positions, reached by the moves of a record
+// (rules/diagrams.json, checked against the rules engine by web/tests/rules/check-diagrams.mjs)
+// and drawn by the game's own board (rules/Diagram.tsx).
+import DIAGRAMS from './diagrams.json';
+
+type Text = Record<string, string>; // by language
+
+// One diagram: the position after the first `plies` entries of a record.
+export interface DiagramData {
+  record: string; // a key of DIAGRAMS.records
+  plies: number;
+  position: string; // the engine's position there (State::serialize)
+  prefix?: string[]; // a move being built: the clicks made so far
+  steps?: string[]; // the clicks then offered
+  last?: boolean; // mark the record's last entry played
+  caption: Text;
+}
 
 export interface RulesPage {
-  title: Record<string, string>;
-  text: Record<string, string>;
-  diagram?: () => JSX.Element;
+  title: Text;
+  text: Text;
+  diagrams: DiagramData[];
 }
 
-const bohn = (position: string, steps: string[] = []) => () => (
-  <BohnDuellBoard view={parseBohnDuell(position)} steps={steps} prefix={[]} names={['A', 'B']} />
-);
-const phut = (position: string, prefix: string[] = []) => () => (
-  <PhutballBoard view={parsePhutball(position)} steps={[]} prefix={prefix} />
-);
-const bil = (position: string, steps: string[] = [], prefix: string[] = [], last: string[] = []) =>
-  () => <BilobaBoard view={parseBiloba(position)} steps={steps} prefix={prefix} lastMove={last} />;
-
-// A Biloba position with only the pawns named ({ d5: 'B', ... }) on the empty board, `toMove`
-// to play: small scenes that show one rule each.
-function bilobaScene(pawns: Record<string, string>, toMove = 'O'): string {
-  const rows = ['##.....##', '#.......#', '.........', '.........', '....*....', '.........',
-    '.........', '#.......#', '##.....##'].map((r) => [...r]);
-  for (const [square, colour] of Object.entries(pawns)) {
-    rows[9 - Number(square[1])]['abcdefghi'.indexOf(square[0])] = colour;
-  }
-  return `${rows.map((r) => r.join('')).join('/')} ${toMove} 2`;
+export interface RecordData {
+  game: string;
+  spec: string;
+  moves: string[];
 }
 
-const BILOBA_2P = '##..O..##/#..OOO..#/..OOOOO../.OOOOOOO./....*..../.BBBBBBB./..BBBBB../#..BBB..#/##..B..## O 2';
+export const RECORDS: Record<string, RecordData> = DIAGRAMS.records;
 
-export const RULES: Record<string, RulesPage[]> = {
+const TEXTS: Record<string, { title: Text; text: Text }[]> = {
   bohnduell: [
     {
       title: { en: 'The aim', fr: 'Le but' },
@@ -45,7 +40,6 @@ export const RULES: Record<string, RulesPage[]> = {
         en: 'Each player has four small bowls, a store and a supply of 20 balls. The player with more balls in the store at the end wins. Your row is at the bottom; your store is at its right.',
         fr: 'Chaque joueur a quatre petits bols, un grenier et une réserve de 20 billes. Celui qui a le plus de billes dans son grenier à la fin gagne. Votre rangée est en bas, votre grenier à sa droite.',
       },
-      diagram: bohn('A[0 0 0 0] s20 S0 · B[0 0 0 0] s20 S0 · A to move'),
     },
     {
       title: { en: 'Sowing from the supply', fr: 'Semer depuis la réserve' },
@@ -53,7 +47,6 @@ export const RULES: Record<string, RulesPage[]> = {
         en: 'Sow S k: one ball from your supply into bowl k and into every bowl farther from your store. S4 costs 1 ball, S1 costs 4. If the target bowl was empty, you steal every ball in the opposite bowl into your store.',
         fr: 'Semer S k : une bille de votre réserve dans le bol k et dans chaque bol plus loin de votre grenier. S4 coûte 1 bille, S1 en coûte 4. Si le bol visé était vide, vous volez toutes les billes du bol d’en face.',
       },
-      diagram: bohn('A[0 1 1 1] s8 S0 · B[0 0 0 1] s11 S1 · A to move', ['S1', 'S2', 'S3', 'S4']),
     },
     {
       title: { en: 'Harvesting', fr: 'Récolter' },
@@ -61,7 +54,6 @@ export const RULES: Record<string, RulesPage[]> = {
         en: 'Harvest H d: a bowl at distance d from your store that holds exactly d balls is ripe. Empty it: one ball into each bowl in front of it and the last one into your store. A bowl with more than d balls is dead: only your opponent can empty it, by stealing it.',
         fr: 'Récolter H d : un bol à la distance d de votre grenier qui contient exactement d billes est mûr. Videz-le : une bille dans chaque bol devant lui et la dernière dans votre grenier. Un bol qui en contient plus est mort : seul l’adversaire peut le vider, en le volant.',
       },
-      diagram: bohn('A[1 2 0 0] s5 S0 · B[0 0 0 0] s5 S0 · A to move', ['H1', 'H2']),
     },
     {
       title: { en: 'Passing and the end', fr: 'Passer et la fin' },
@@ -69,7 +61,6 @@ export const RULES: Record<string, RulesPage[]> = {
         en: 'A player without a legal move passes automatically and the other plays on. The game ends when neither player can move. Balls left in the small bowls do not count.',
         fr: 'Un joueur sans coup légal passe automatiquement et l’autre continue. La partie se termine quand aucun joueur ne peut jouer. Les billes restées dans les petits bols ne comptent pas.',
       },
-      diagram: bohn('A[2 0 0 0] s0 S0 · B[0 0 0 0] s1 S0 · B to move'),
     },
   ],
   phutball: [
@@ -79,7 +70,6 @@ export const RULES: Record<string, RulesPage[]> = {
         en: 'One ball (white) starts on H10, the centre of a 15 × 19 board. Ohs moves first and wins with the ball on row 19 or beyond; Eks wins with the ball on row 1 or beyond.',
         fr: 'Un ballon (blanc) part de H10, le centre d’un plateau de 15 × 19. Ohs joue en premier et gagne avec le ballon sur la ligne 19 ou au-delà ; Eks gagne sur la ligne 1 ou au-delà.',
       },
-      diagram: phut('ball=H10 men= turn=O ply=0'),
     },
     {
       title: { en: 'Placing a man', fr: 'Poser un homme' },
@@ -87,7 +77,6 @@ export const RULES: Record<string, RulesPage[]> = {
         en: 'On your turn, either place a man (black) on any empty point, or move the ball. Men belong to nobody.',
         fr: 'À votre tour, posez un homme (noir) sur n’importe quel point libre, ou déplacez le ballon. Les hommes n’appartiennent à personne.',
       },
-      diagram: phut('ball=H10 men=H11,H12,J12,K11,H14 turn=X ply=5'),
     },
     {
       title: { en: 'Jumping', fr: 'Sauter' },
@@ -95,7 +84,6 @@ export const RULES: Record<string, RulesPage[]> = {
         en: 'The ball jumps in any of 8 directions over an unbroken line of men, landing on the first empty point beyond. The men jumped are removed at once. You may keep jumping as long as you can: H10-H13-L10.',
         fr: 'Le ballon saute dans l’une des 8 directions par-dessus une ligne continue d’hommes et se pose sur le premier point libre au-delà. Les hommes sautés sont retirés aussitôt. Vous pouvez enchaîner les sauts : H10-H13-L10.',
       },
-      diagram: phut('ball=H10 men=H11,H12,J12,K11,H14 turn=X ply=5', ['H10', 'H13', 'L10']),
     },
     {
       title: { en: 'Winning', fr: 'Gagner' },
@@ -103,61 +91,59 @@ export const RULES: Record<string, RulesPage[]> = {
         en: 'The result is decided after the whole move, from the ball’s final point. A move that ends on your own goal line or beyond loses. The ball may never leave the board over a side edge.',
         fr: 'Le résultat se décide après le coup entier, d’après la position finale du ballon. Un coup qui finit sur votre propre ligne de but ou au-delà perd. Le ballon ne sort jamais par un bord latéral.',
       },
-      diagram: phut('ball=H17 men=H18 turn=O ply=20', []),
     },
   ],
   biloba: [
     {
-      title: { en: 'The aim', fr: 'Le but' },
+      title: { en: 'The goal', fr: 'Le but' },
       text: {
-        en: 'Two to four players. Capture the other colours’ pawns; the last player with pawns wins. Orange starts, then play goes round the table. Each turn a pawn steps to any of the 8 neighbouring squares.',
-        fr: 'De deux à quatre joueurs. Prenez les pions des autres couleurs ; le dernier joueur qui a des pions gagne. Orange commence, puis on joue à tour de rôle. À chaque tour, un pion avance sur l’une des 8 cases voisines.',
+        en: 'Two to four players: Orange, Blue, Red, Green. Take the other colours’ pawns; the last player with pawns wins. With two players each has 16 pawns, with three or four 8 each. Orange starts, then play goes round the table.',
+        fr: 'De deux à quatre joueurs : Orange, Bleu, Rouge, Vert. Prenez les pions des autres couleurs ; le dernier joueur qui a des pions gagne. À deux, chacun a 16 pions ; à trois ou quatre, 8 chacun. Orange commence, puis on joue à tour de rôle.',
       },
-      diagram: bil(BILOBA_2P),
     },
     {
-      title: { en: 'Jumps', fr: 'Les sauts' },
+      title: { en: 'Moving', fr: 'Se déplacer' },
       text: {
-        en: 'A pawn may instead jump over one pawn of any colour onto the empty square beyond, but never backwards. A jump captures nothing.',
-        fr: 'Un pion peut aussi sauter par-dessus un pion de n’importe quelle couleur sur la case libre au-delà, mais jamais en arrière. Un saut ne prend rien.',
+        en: 'On your turn, move one of your pawns one square, in any of the 8 directions, backwards too, onto a free square.',
+        fr: 'À votre tour, déplacez l’un de vos pions d’une case, dans l’une des 8 directions, en arrière aussi, sur une case libre.',
       },
-      // Orange on d6 may jump the blue pawn on d5 to d4 (forwards, towards blue's side).
-      diagram: bil(bilobaScene({ d6: 'O', d5: 'B', e6: 'O', f4: 'B', c7: 'O' }), ['d4'], ['d6']),
     },
     {
-      title: { en: 'Sandwiches and refills', fr: 'Sandwichs et remplacements' },
+      title: { en: 'Jumping', fr: 'Sauter' },
       text: {
-        en: 'A pawn caught between two of your pawns in a straight line of three is captured. Every capture happens before any refill; then one of the two flanking pawns moves into the gap (you choose which).',
-        fr: 'Un pion pris entre deux de vos pions sur une ligne droite de trois est capturé. Toutes les prises ont lieu avant les remplacements ; puis l’un des deux pions qui encadraient vient dans le trou (vous choisissez lequel).',
+        en: 'Instead of a step, a pawn may jump over one neighbouring pawn of any colour onto the free square beyond, but never backwards (for Orange with two players: never up the board). A jump takes nothing by itself, and there is one step or one jump per turn.',
+        fr: 'Au lieu d’un pas, un pion peut sauter par-dessus un pion voisin de n’importe quelle couleur sur la case libre au-delà, mais jamais en arrière (pour Orange à deux : jamais vers le haut). Un saut ne prend rien par lui-même, et on fait un pas ou un saut par tour.',
       },
-      // Orange steps from e5's neighbour d5 to d4: blue's c4 is then between b4 and d4.
-      diagram: bil(bilobaScene({ b4: 'O', c4: 'B', d5: 'O', g3: 'B', f6: 'O' }), ['d4'], ['d5']),
     },
     {
-      title: { en: 'Chains and forced takes', fr: 'Enchaînements et prises forcées' },
+      title: { en: 'Taking and replacing', fr: 'Prendre et remplacer' },
       text: {
-        en: 'A refill can make a new sandwich: it is captured too, as often as it happens. A pawn that walks into a sandwich is taken at the start of its enemy’s next turn, instead of a move.',
-        fr: 'Un remplacement peut former un nouveau sandwich : il est pris aussi, autant de fois que nécessaire. Un pion qui se met dans un sandwich est pris au début du prochain tour de l’adversaire, à la place d’un coup.',
+        en: 'An enemy pawn caught between two of your pawns on a line of three (row, column or diagonal) is taken, and one of the two pawns that caught it takes its place: you choose which. Every pawn taken by one move goes first, then the refills; a refill that catches another pawn takes it too. A pawn that walks in between two enemies is taken at the start of their next turn, instead of a move.',
+        fr: 'Un pion adverse pris entre deux de vos pions sur une ligne de trois (rangée, colonne ou diagonale) est pris, et l’un des deux pions qui l’encadraient prend sa place : vous choisissez lequel. Tous les pions pris par un coup partent d’abord, puis viennent les remplacements ; un remplacement qui encadre un autre pion le prend aussi. Un pion qui se place entre deux ennemis est pris au début de leur tour suivant, à la place d’un coup.',
       },
-      // Blue walked into d3, between orange's c3 and e3: orange takes it before moving.
-      diagram: bil(bilobaScene({ c3: 'O', e3: 'O', d3: 'B', f6: 'O', c6: 'B', g4: 'B' }), [], [], ['d4', 'd3']),
     },
     {
-      title: { en: 'The centre', fr: 'Le centre' },
+      title: { en: 'The special tile', fr: 'La case spéciale' },
       text: {
-        en: 'The star in the centre can be entered by a step when one of its neighbours is free, but nobody may stop there: the same pawn steps off at once to another free neighbour.',
-        fr: 'On peut entrer dans l’étoile du centre par un pas quand l’une de ses voisines est libre, mais personne ne peut s’y arrêter : le même pion en ressort aussitôt vers une autre voisine libre.',
+        en: 'Nobody may stop on the star in the centre, e5. A pawn may step onto it only when one of its neighbours is free, and steps off again at once, in the same turn, to a free neighbour other than the square it came from. No jump starts on, lands on or crosses it.',
+        fr: 'Personne ne peut s’arrêter sur l’étoile du centre, e5. Un pion ne peut y entrer que si l’une de ses voisines est libre, et en ressort aussitôt, dans le même tour, vers une voisine libre autre que la case d’où il vient. Aucun saut ne part de l’étoile, n’y arrive ni ne la traverse.',
       },
-      diagram: bil(BILOBA_2P, [], ['e5']),
     },
     {
-      title: { en: 'Two pawns left', fr: 'Plus que deux pions' },
+      title: { en: 'End of game', fr: 'Fin de la partie' },
       text: {
-        en: 'A player with two pawns or fewer at the start of a turn who cannot capture soon is eliminated. When only one player is left, that player wins.',
-        fr: 'Un joueur qui n’a plus que deux pions ou moins au début de son tour et qui ne peut pas prendre bientôt est éliminé. Quand il ne reste qu’un joueur, il gagne.',
+        en: 'A player who starts a turn with two pawns or fewer and cannot capture soon is out: their pawns leave the board. The game ends when at most one player has pawns left (with two players, also at two pawns against two). The only player with at least two pawns wins; otherwise it is a draw.',
+        fr: 'Un joueur qui commence son tour avec deux pions ou moins et ne peut pas prendre bientôt est éliminé : ses pions quittent le plateau. La partie se termine quand au plus un joueur a encore des pions (à deux joueurs, aussi à deux pions contre deux). Le seul joueur qui a au moins deux pions gagne ; sinon, c’est un match nul.',
       },
-      // Blue is down to two pawns, far from any orange pair: blue is out at its turn.
-      diagram: bil(bilobaScene({ b8: 'B', h2: 'B', d4: 'O', e4: 'O', f6: 'O', c6: 'O' }, 'B')),
     },
   ],
 };
+
+const PAGES = DIAGRAMS.pages as Record<string, DiagramData[][]>;
+
+// The rules pages of every game with pages: its texts, each with the diagrams of its page.
+export const RULES: Record<string, RulesPage[]> = Object.fromEntries(
+  Object.entries(TEXTS).map(([game, texts]) => [
+    game, texts.map((page, i) => ({ ...page, diagrams: PAGES[game]?.[i] ?? [] })),
+  ]),
+);

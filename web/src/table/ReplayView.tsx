@@ -11,6 +11,9 @@ import { t } from '../i18n';
 import { gameTitle, seatLabels, useGames } from '../lobby/games';
 import { playerName } from '../lobby/listing';
 import { Icon } from './icons';
+import { AnalysisPanel } from '../analysis/AnalysisPanel';
+import { RecordExport } from '../analysis/RecordExport';
+import type { LineMove } from '../analysis/analysis';
 
 interface Props {
   session: Session;
@@ -26,6 +29,7 @@ export function ReplayView({ session, game, board }: Props) {
   const [ply, setPly] = useState(0);
   const [shown, setShown] = useState<{ ply: number; position: string } | undefined>();
   const wanted = useRef(0);
+  const [preview, setPreview] = useState<LineMove | undefined>();
   const conn = session.connection;
   // A numbered record names no seats: the moves take the game's labels (record.ts).
   const info = useGames().find((g) => g.name === game);
@@ -76,9 +80,10 @@ export function ReplayView({ session, game, board }: Props) {
       <h2>{t('replay.title', { game: gameTitle(game), board })}</h2>
       {players.length > 0 && <p class="replay-players">{players.map(playerName).join(' – ')}</p>}
       {shown && (
-        <Board game={game} position={shown.position} steps={[]} prefix={[]}
+        <Board game={game} position={preview?.position ?? shown.position} steps={[]} prefix={[]}
           options={options}
-          lastMove={played ? moveMarks(game, played.text, played.seat) : []} />
+          lastMove={preview ? moveMarks(game, preview.move, preview.seat)
+            : played ? moveMarks(game, played.text, played.seat) : []} />
       )}
       <div class="replay-controls">
         <button data-action="first" onClick={() => go(0)} aria-label={t('replay.first')}><Icon name="first" /></button>
@@ -87,10 +92,13 @@ export function ReplayView({ session, game, board }: Props) {
         <button data-action="next" onClick={() => go(ply + 1)} aria-label={t('replay.next')}><Icon name="next" /></button>
         <button data-action="last" onClick={() => go(moves.length)} aria-label={t('replay.last')}><Icon name="last" /></button>
       </div>
+      <AnalysisPanel session={session} game={game} board={board} ply={ply} labels={labels}
+        viewer={labels[players.indexOf(session.state.user ?? '')]} preview={preview}
+        onPreview={setPreview} />
       <MoveList moves={withPasses(moves, labels)} current={ply} onSelect={go} />
       <p class="replay-result">{t('replay.result', { result })}</p>
-      <a href={recordUrl} download>{t('table.download')}</a>
-      {' · '}<a href={`#/rules/${game}`}>{t('nav.rules')}</a>
+      <RecordExport url={recordUrl} game={game} board={board} />
+      <a href={`#/rules/${game}`}>{t('nav.rules')}</a>
     </section>
   );
 }

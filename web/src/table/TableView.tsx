@@ -16,6 +16,9 @@ import { describeMove, stepHint, wantsLookahead } from '../boards/describe';
 import { gameTitle, seatLabels, useGames } from '../lobby/games';
 import { computerName, isFree, playerName, seatLongName } from '../lobby/listing';
 import { t } from '../i18n';
+import { AnalysisPanel } from '../analysis/AnalysisPanel';
+import { RecordExport } from '../analysis/RecordExport';
+import type { LineMove } from '../analysis/analysis';
 
 const say = (s: Said) => t(s.key, s.params);
 
@@ -61,6 +64,8 @@ export function TableView({ session, game, board, sit }: Props) {
   const [chatLine, setChatLine] = useState('');
   const [dialogClosed, setDialogClosed] = useState(false);
   const [confirming, setConfirming] = useState<'resign' | 'draw' | undefined>();
+  // A position of the analysis's expected line shown instead of the game's (no input then).
+  const [preview, setPreview] = useState<LineMove | undefined>();
   const fetchingRecord = useRef(false);
   const conn = session.connection;
   const me = state.user;
@@ -213,11 +218,12 @@ export function TableView({ session, game, board, sit }: Props) {
           )}
           {table.clocks && table.clocks.length > 0 && <Clocks clocks={table.clocks} />}
           {table.position ? (
-            <Board game={game} position={table.position} steps={liveSteps.next}
-              prefix={liveSteps.prefix} viewer={Math.max(0, labels.indexOf(mySeat?.label ?? ''))}
-              lastMove={lastMove} names={names}
+            <Board game={game} position={preview?.position ?? table.position}
+              steps={preview ? [] : liveSteps.next} prefix={preview ? [] : liveSteps.prefix}
+              viewer={Math.max(0, labels.indexOf(mySeat?.label ?? ''))}
+              lastMove={preview ? moveMarks(game, preview.move, preview.seat) : lastMove} names={names}
               options={table.options}
-              onStep={mySeat && playing ? onStep : undefined} />
+              onStep={mySeat && playing && !preview ? onStep : undefined} />
           ) : (
             <p>{t('table.waiting')}</p>
           )}
@@ -231,6 +237,11 @@ export function TableView({ session, game, board, sit }: Props) {
               (myTurn ? t('table.yourTurn') : t('table.theirTurn', { user: playerName(table.nextUser ?? '') }))}
             {myTurn && <span class="hint">{` ${t('board.keys')}`}</span>}
           </p>
+          {table.position && (
+            <AnalysisPanel session={session} game={game} board={board} ply={table.ply}
+              labels={labels} viewer={mySeat?.label} preview={preview} onPreview={setPreview}
+              stepLink={`#/replay/${game}/${board}`} />
+          )}
           {liveSteps.prefix.length > 0 && (
             <div class="step-controls">
               {liveSteps.complete && liveSteps.move && (
@@ -336,7 +347,7 @@ export function TableView({ session, game, board, sit }: Props) {
           {table.status === 'over' && (
             <p><a href={`#/replay/${game}/${board}`} data-action="replay">{t('table.replay')}</a></p>
           )}
-          <a href={table.record ?? `/records/${game}/${board}`} download>{t('table.download')}</a>
+          <RecordExport url={table.record ?? `/records/${game}/${board}`} game={game} board={board} />
         </aside>
       </div>
       {table.result && !dialogClosed && (

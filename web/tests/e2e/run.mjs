@@ -12,7 +12,9 @@
 // (still seated, guest and account), a WebSocket dropped mid-game (resync: the move list is the
 // record) and a move whose answer was lost (sent again with its #n, stored once); issues 15 and
 // 17: your turn (list, title count, chime, notification), settings and ratings, the table fixes
-// (scenarios/table-fixes.mjs), axe-core (a11y) and the user guide's pictures (guide).
+// (scenarios/table-fixes.mjs), axe-core (a11y) and the user guide's pictures (guide); the
+// new-table form from /api/games and sign-out from the lobby (lobby-form.mjs), the Biloba rules
+// pages' real positions (rules-positions.mjs).
 // Screenshots of every board go to the artifacts directory. Exit
 // status: 0 all passed, 1 a failure, 77 skipped (no Chromium; ctest reports it as skipped).
 import { existsSync } from 'node:fs';
@@ -30,10 +32,13 @@ import { legacyLive } from './scenarios/legacy-live.mjs';
 import { reload } from './scenarios/reload.mjs';
 import { lostAck, reconnect } from './scenarios/reconnect.mjs';
 import { forms } from './scenarios/forms.mjs';
+import { lobbyForm, lobbySignOut } from './scenarios/lobby-form.mjs';
+import { rulesPositions } from './scenarios/rules-positions.mjs';
 import { settingsPage, yourTurn } from './scenarios/your-turn.mjs';
 import { a11y } from './scenarios/a11y.mjs';
 import { guide } from './scenarios/guide.mjs';
 import { bilobaHints, forcedPass, phutballPath, startSeats, timeLoss } from './scenarios/table-fixes.mjs';
+import { analysis } from './scenarios/analysis.mjs';
 import * as strategies from './scenarios/strategies.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -64,6 +69,9 @@ const SCENARIOS = {
   'two-players': twoPlayers,
   challenge,
   forms,
+  'lobby-form': lobbyForm,
+  'lobby-sign-out': lobbySignOut,
+  'rules-positions': rulesPositions,
   rules,
   phone,
   'legacy-replay': legacyReplay,
@@ -80,6 +88,7 @@ const SCENARIOS = {
   a11y,
   'biloba-hints': bilobaHints,
   guide,
+  analysis,
 };
 
 // A misspelt --only name would otherwise run nothing and pass.

@@ -52,7 +52,8 @@ export function BilobaBoard(props: Props) {
             <circle cx={x * SQ + SQ / 2} cy={y * SQ + SQ / 2} r={15} fill={COLOURS[cell]}
               class="pawn" data-pawn={cell} />
           )}
-          {clickable && <circle cx={x * SQ + SQ / 2} cy={y * SQ + SQ / 2} r={6} class="target" />}
+          {/* Marked also where nobody may click: the rules pages show a pawn's targets. */}
+          {legal.has(name) && <circle cx={x * SQ + SQ / 2} cy={y * SQ + SQ / 2} r={6} class="target" />}
           {cursor === name && (
             <rect class="cursor-ring" x={x * SQ + 3} y={y * SQ + 3} width={SQ - 6} height={SQ - 6} />
           )}

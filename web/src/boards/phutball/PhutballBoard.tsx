@@ -53,7 +53,7 @@ export function PhutballBoard(props: Props) {
           <rect x={px(column) - GAP / 2} y={py(row) - GAP / 2} width={GAP} height={GAP}
             class={offBoard ? 'cell goal-zone' : 'cell'} />
           {men.has(name) && <circle cx={px(column)} cy={py(row)} r={9} class="man" />}
-          {clickable && showTargets && <circle cx={px(column)} cy={py(row)} r={5} class="target" />}
+          {legal.has(name) && showTargets && <circle cx={px(column)} cy={py(row)} r={5} class="target" />}
           {cursor === name && (
             <circle class="cursor-ring" cx={px(column)} cy={py(row)} r={12} />
           )}

@@ -1,0 +1,297 @@
+// Commands forwarded between nodes over the node link (issue 16 item 2; docs/CLUSTER.md
+// "Forwarding"; cluster/node_link.h), both ends:
+//   - the client's node (home) finds that another live node owns the table a command is for,
+//     sends it the line with the client's identity and waits (10 s at most) for the owner's
+//     reply events, which its client gets as if the table were here (same events, same bytes,
+//     the WebSocket id kept), then for "done", whose trailer says whether the client now sits
+//     at or watches the table: it then follows the table's events through RemoteFollow (the
+//     owner never pushes them over the link) and unfollows it once it left;
+//   - the owner runs the line (lobby_forwarded.cpp).
+// New tables (`open`, a challenge of CPU players) are forwarded the same way to the live node
+// with the fewest tables.
+#include "cluster/node.h"
+#include "core/text.h"
+#include "server/lobby_ctx.h"
+#include "server/lobby_forwarding.h"
+
+namespace plateau::server {
+
+using namespace forwarding;
+
+namespace {
+
+std::string host_of(const std::string& address) {
+  std::string host = address.substr(0, address.rfind(':'));
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  return host;
+}
+
+}  // namespace
+
+void Lobby::set_link(cluster::NodeLink* link, bool tables_here) {
+  link_ = link;
+  tables_here_ = tables_here;
+  if (link_ && !forwarding_) forwarding_ = std::make_shared<Forwarding>();
+}
+
+// ---- the client's node ----
+
+bool Lobby::forward_table_command(Ctx& ctx, const Command& c) {
+  if (!link_ || !node_ || ctx.local_only || dynamic_cast<ProxyClient*>(ctx.client.get())) {
+    return false;
+  }
+  Forwarding& f = *forwarding_;
+  std::optional<Forwarding::Remote> current;
+  int number = 0;
+  if (c.board) {
+    // Served here (or reachable or not: the local answer says so).
+    if (c.game.empty() ? !directory_.with_number(*c.board).empty()
+                       : directory_.find(c.game, *c.board) != nullptr) {
+      return false;
+    }
+    number = *c.board;
+  } else {
+    if (ctx.client->current.lock()) return false;
+    std::lock_guard lock(f.mutex);
+    auto it = f.homes.find(ctx.client.get());
+    if (it == f.homes.end() || !it->second.current) return false;
+    current = it->second.current;
+    number = current->number;
+  }
+  // Its owner, from the tables and nodes rows (cached briefly, misses too).
+  std::vector<std::pair<std::string, store::NodeRow>> owners;
+  bool cached = false;
+  {
+    std::lock_guard lock(f.mutex);
+    auto it = f.owners.find(number);
+    if (it != f.owners.end() && it->second.until > Clock::now()) {
+      owners = it->second.owners;
+      cached = true;
+    } else if (!f.take_lookup()) {
+      throw CommandError("board " + std::to_string(number) +
+                         " cannot be looked up now (the server is busy); try again");
+    }
+  }
+  if (!cached) {
+    owners = node_->owners_of_number(number).value_or(decltype(owners){});
+    std::lock_guard lock(f.mutex);
+    if (f.owners.size() >= kMaxCached) f.owners.clear();
+    f.owners[number] = {owners, Clock::now() + (owners.empty() ? kMissCacheTime : kOwnerCacheTime)};
+  }
+  const std::string& game = current ? current->game : c.game;
+  std::erase_if(owners, [&](const auto& o) {
+    return (!game.empty() && o.first != game) || o.second.id == node_id();
+  });
+  if (owners.empty()) {
+    if (current && find_table(current->game, current->number)) {
+      // Taken over by this node meanwhile: the table is local now.
+      ctx.client->current = find_table(current->game, current->number);
+      return false;
+    }
+    return false;  // the local answer: no such board
+  }
+  if (owners.size() > 1) {
+    std::vector<std::string> games;
+    for (const auto& o : owners) games.push_back(o.first);
+    throw CommandError("board " + std::to_string(number) + " exists for " + join(games, " and ") +
+                       "; say which, e.g. " + games[0] + " " + std::string(verb_name(c.verb)) +
+                       " " + std::to_string(number));
+  }
+  const auto& [table_game, owner] = owners.front();
+  const std::string what = table_game + " " + std::to_string(number);
+  send_forwarded(ctx, owner, false,
+                 [client = ctx.client, done = ctx.done, what, peer = owner.id](
+                     cluster::LinkFailure, const std::string& why) {
+                   spdlog::warn("forward: {} for {}: {}", what, client->describe(), why);
+                   client->on_strand([client, done, what, peer] {
+                     client->send(error_event(what + " is served by node " + peer +
+                                              ", which cannot be reached now: try again"),
+                                  true);
+                     if (done) done();
+                   });
+                 });
+  return true;
+}
+
+bool Lobby::forward_new_table(Ctx& ctx, bool movable) {
+  if (!movable || tables_here_ || !link_ || !node_ || ctx.local_only || ctx.client->by_mail() ||
+      dynamic_cast<ProxyClient*>(ctx.client.get())) {
+    return false;
+  }
+  Forwarding& f = *forwarding_;
+  std::vector<std::pair<store::NodeRow, std::int64_t>> loads;
+  {
+    std::lock_guard lock(f.mutex);
+    if (f.loads_until > Clock::now()) loads = f.loads;
+  }
+  if (loads.empty()) {
+    loads = node_->loads().value_or(decltype(loads){});
+    std::lock_guard lock(f.mutex);
+    f.loads = loads;
+    f.loads_until = Clock::now() + kLoadCacheTime;
+  }
+  // The live node with the fewest tables; this one on a tie (no round trip).
+  std::optional<std::int64_t> mine;
+  const std::pair<store::NodeRow, std::int64_t>* least = nullptr;
+  for (const auto& l : loads) {
+    if (l.first.id == node_id()) mine = l.second;
+    if (!least || l.second < least->second) least = &l;
+  }
+  if (!least || !mine || least->first.id == node_id() || least->second >= *mine) return false;
+  const store::NodeRow target = least->first;
+  {
+    // Counted at once, so that a burst of new tables does not all go to the same node.
+    std::lock_guard lock(f.mutex);
+    for (auto& l : f.loads) {
+      if (l.first.id == target.id) ++l.second;
+    }
+  }
+  spdlog::debug("forward: a new table of {} goes to node {}", ctx.client->describe(), target.id);
+  send_forwarded(
+      ctx, target, true,
+      [this, client = ctx.client, done = ctx.done, line = std::string(ctx.line),
+       comment = ctx.comment, peer = target.id](cluster::LinkFailure kind, const std::string& why) {
+        client->on_strand([this, client, done, line, comment, peer, kind, why] {
+          if (kind == cluster::LinkFailure::kNotSent) {
+            // Nothing was made there: make it here.
+            spdlog::warn("forward: a new table for {} stays here: {}", client->describe(), why);
+            run_line(client, line, done, comment, true);
+            return;
+          }
+          client->send(error_event("the new table was sent to node " + peer +
+                                   ", which cannot be reached now: see 'tables' and "
+                                   "try again"),
+                       true);
+          if (done) done();
+        });
+      });
+  return true;
+}
+
+void Lobby::send_forwarded(Ctx& ctx, const store::NodeRow& to, bool new_table,
+                           std::function<void(cluster::LinkFailure, const std::string&)> on_fail) {
+  Forwarding& f = *forwarding_;
+  auto client = ctx.client;
+  auto done = ctx.done;
+  json req{{"user", client->user},
+           {"guest", client->guest},
+           {"line", std::string(ctx.line)},
+           {"comment", ctx.comment}};
+  {
+    std::lock_guard lock(f.mutex);
+    Forwarding::Home& home = f.homes[client.get()];
+    if (home.cid == 0) home.cid = ++f.next_cid;
+    home.peers.insert(to.id);
+    req["cid"] = home.cid;
+    if (home.current && !new_table) {
+      req["current"] = {{"game", home.current->game}, {"number", home.current->number}};
+    }
+  }
+  ctx.deferred = true;
+  // The highest seq among the replies: the feed delivers what follows it (remote_follow.h).
+  auto max_seq = std::make_shared<std::int64_t>(0);
+  link_->request(
+      to.id, host_of(to.address), to.node_port, std::move(req),
+      [this, client, max_seq](const json& frame) {
+        if (auto e = frame.find("e"); e != frame.end()) {
+          Event event = event_of(*e);
+          *max_seq = std::max(*max_seq, event.seq);
+          client->send(event, true);
+          // A table event told as an answer goes only to a player or a spectator of the table:
+          // the feed tells it the events after this one (and not this one again).
+          auto t = frame.find("table");
+          if (remote_follow_ && event.seq > 0 && t != frame.end() && t->is_number_integer() &&
+              event.data.is_object() && event.data.contains("game") &&
+              event.data["game"].is_string() && event.data.contains("board") &&
+              event.data["board"].is_number_integer()) {
+            remote_follow_->follow(client, t->get<std::int64_t>(),
+                                   event.data["game"].get<std::string>(),
+                                   event.data["board"].get<int>(), event.seq);
+          }
+        } else if (auto rp = frame.find("rp"); rp != frame.end() && rp->is_array()) {
+          std::vector<std::shared_ptr<const RenderedEvent>> events;
+          for (const auto& j : *rp) {
+            events.push_back(std::make_shared<const RenderedEvent>(event_of(j)));
+            *max_seq = std::max(*max_seq, events.back()->event().seq);
+          }
+          client->send_replayed(std::move(events));
+        } else {
+          throw std::runtime_error("a malformed answer");
+        }
+      },
+      [this, fwd = forwarding_, client, done, max_seq, peer = to.id, new_table](const json& frame) {
+        // The trailer: the table the command was about, where the client stands there.
+        std::optional<json> table;
+        if (auto t = frame.find("table"); t != frame.end() && t->is_object()) table = *t;
+        const std::int64_t seen = *max_seq;
+        client->on_strand([this, fwd, client, done, table, seen, peer, new_table] {
+          // A client gone meanwhile follows nothing (forwarded_client_gone has run).
+          if (table && !client->gone) {
+            try {
+              const std::int64_t id = table->at("id").get<std::int64_t>();
+              const std::string game = table->at("game").get<std::string>();
+              const int number = table->at("number").get<int>();
+              const bool seated_or_watching =
+                  table->at("seated").get<bool>() || table->at("watching").get<bool>();
+              const bool left = table->value("left", false);
+              const bool current = table->at("current").get<bool>();
+              const std::int64_t after =
+                  seen > 0 ? seen : table->at("last_seq").get<std::int64_t>();
+              bool changed = false;
+              {
+                std::lock_guard lock(fwd->mutex);
+                auto& home = fwd->homes[client.get()];
+                if (seated_or_watching) {
+                  changed = home.followed.emplace(id, game + " " + std::to_string(number)).second;
+                } else if (left) {
+                  changed = home.followed.erase(id) > 0;
+                }
+                if (current) home.current = Forwarding::Remote{game, number};
+              }
+              if (current) client->current.reset();
+              if (new_table) {
+                spdlog::info("forward: {} opened {} {} (table {}) on node {}", client->describe(),
+                             game, number, id, peer);
+              }
+              if (seated_or_watching) {
+                if (changed) {
+                  spdlog::info("forward: {} follows {} {} (table {}) of node {} after seq {}",
+                               client->describe(), game, number, id, peer, after);
+                }
+                if (remote_follow_) remote_follow_->follow(client, id, game, number, after);
+              } else if (left) {
+                if (changed) {
+                  spdlog::info("forward: {} unfollows {} {} (table {}) of node {}",
+                               client->describe(), game, number, id, peer);
+                }
+                if (remote_follow_) remote_follow_->unfollow(client, id);
+              }
+            } catch (const std::exception& e) {
+              spdlog::error("forward: a bad answer trailer from node {}: {}", peer, e.what());
+            }
+          }
+          if (done) done();
+        });
+      },
+      std::move(on_fail));
+}
+
+void Lobby::forwarded_client_gone(const std::shared_ptr<Client>& client) {
+  if (!forwarding_) return;
+  Forwarding::Home home;
+  {
+    std::lock_guard lock(forwarding_->mutex);
+    auto it = forwarding_->homes.find(client.get());
+    if (it == forwarding_->homes.end()) return;
+    home = std::move(it->second);
+    forwarding_->homes.erase(it);
+  }
+  for (const auto& peer : home.peers) link_->note(peer, json{{"what", "gone"}, {"cid", home.cid}});
+  if (remote_follow_) {
+    for (const auto& [id, name] : home.followed) remote_follow_->unfollow(client, id);
+  }
+}
+
+}  // namespace plateau::server
