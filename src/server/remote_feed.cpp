@@ -81,10 +81,14 @@ void RemoteFeed::add(const std::shared_ptr<Client>& client, std::int64_t table_i
   feed_.want(table_id);  // read at once: events committed before this follow are not missed
 }
 
-bool RemoteFeed::held_locked(const Client* client) {
+bool RemoteFeed::held_locked(const Client* client, std::int64_t table_id) {
   auto it = holds_.find(client);
   if (it == holds_.end()) return false;
   if (!it->second.client.expired() && std::chrono::steady_clock::now() < it->second.until) {
+    auto& skipped = it->second.skipped;
+    if (std::find(skipped.begin(), skipped.end(), table_id) == skipped.end()) {
+      skipped.push_back(table_id);
+    }
     return true;
   }
   holds_.erase(it);  // lapsed: a link that never released it must not silence the client
@@ -98,7 +102,7 @@ void RemoteFeed::hold(const std::shared_ptr<Client>& client) {
     std::erase_if(holds_, [](const auto& e) { return e.second.client.expired(); });
   }
   Hold& h = holds_[client.get()];
-  if (h.client.expired()) h = Hold{client, 0, {}};  // new, or a gone client's stale entry
+  if (h.client.expired()) h = Hold{client, 0, {}, {}};  // new, or a gone client's stale entry
   ++h.count;
   h.until = std::chrono::steady_clock::now() + std::chrono::seconds(15);
 }
@@ -110,12 +114,8 @@ void RemoteFeed::release(const std::shared_ptr<Client>& client) {
     std::lock_guard lock(mutex_);
     auto it = holds_.find(client.get());
     if (it == holds_.end() || --it->second.count > 0) return;
+    tables = std::move(it->second.skipped);
     holds_.erase(it);
-    for (const auto& [id, t] : tables_) {
-      for (const auto& f : t.followers) {
-        if (f.key == client.get()) tables.push_back(id);
-      }
-    }
   }
   // What was held back is read again from the database, after the client's cursor.
   for (auto id : tables) feed_.want(id);
@@ -206,7 +206,7 @@ void RemoteFeed::deliver(std::int64_t table_id, std::vector<store::EventRow> row
       auto c = f.client.lock();
       // A held client (a command forwarded by the node link) hears these at its release, from
       // its cursor then (past what the answer itself carried).
-      if (!c || f.after >= last || held_locked(f.key)) continue;
+      if (!c || f.after >= last || held_locked(f.key, table_id)) continue;
       std::vector<std::shared_ptr<const RenderedEvent>> mine;
       for (const auto& e : events) {
         if (e->event().seq > f.after) mine.push_back(e);

@@ -124,8 +124,9 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
     std::vector<Follower> followers;
   };
   bool local(std::int64_t table_id, const std::string& game, int number) const;
-  // `client` is held (hold()) and its hold has not lapsed. Call with mutex_ held.
-  bool held_locked(const Client* client);
+  // `client` is held (hold()) and its hold has not lapsed; if so, `table_id` is noted to be
+  // read again at its release. Call with mutex_ held.
+  bool held_locked(const Client* client, std::int64_t table_id);
   std::string refusal_locked(const std::shared_ptr<Client>& client, bool new_table) const;
   void add(const std::shared_ptr<Client>& client, std::int64_t table_id, const std::string& game,
            int number, std::int64_t after_seq, const std::string& seated_as);
@@ -138,6 +139,7 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
     std::weak_ptr<Client> client;  // expired: the entry is stale (its address may be reused)
     int count = 0;
     std::chrono::steady_clock::time_point until;
+    std::vector<std::int64_t> skipped;  // tables whose events were held back: read at release
   };
   std::map<const Client*, Hold> holds_;  // bounded by the connections (one entry each)
   std::vector<std::pair<std::weak_ptr<Client>, std::string>> arrivals_;

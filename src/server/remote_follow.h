@@ -29,11 +29,12 @@ class RemoteFollow {
   // `client` no longer follows `table_id` (it left, or the table ended and was dropped).
   // Unknown pairs are ignored. Thread-safe.
   virtual void unfollow(const std::shared_ptr<Client>& client, std::int64_t table_id) = 0;
-  // The node link is about to forward a command of `client`: its answer may carry table events
-  // (a move's, as the reply) that the feed would also deliver. Until release(client), the feed
-  // delivers nothing to that client; then it delivers what is after the client's cursor — so
-  // call follow() (which moves the cursor to the answer's last_seq) before release(). Holds
-  // nest; one not released within 15 s lapses. Thread-safe. By default, nothing.
+  // A command of `client` is running (the Lobby holds each, from its start to its end): if the
+  // node link forwards it, its answer may carry table events (a move's, as the reply) that the
+  // feed would also deliver. Until release(client), the feed delivers nothing to that client;
+  // then it delivers what is after the client's cursor — so follow() (which moves the cursor to
+  // the answer's last_seq) comes before release(). Holds nest; one not released within 15 s
+  // lapses. Thread-safe. By default, nothing.
   virtual void hold(const std::shared_ptr<Client>& /*client*/) {}
   virtual void release(const std::shared_ptr<Client>& /*client*/) {}
 };
