@@ -59,8 +59,6 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
   void unfollow(const std::shared_ptr<Client>& client, std::int64_t table_id) override;
   void hold(const std::shared_ptr<Client>& client) override;
   void release(const std::shared_ptr<Client>& client) override;
-  // Why follow(client, table_id, ...) would be refused now (a bound), or "". Thread-safe.
-  std::string refusal(const std::shared_ptr<Client>& client, std::int64_t table_id) const;
 
   // `name` logged in or out on this node (the lobby's presence changed). Never blocks.
   void presence_changed(const std::string& name);

@@ -3,7 +3,8 @@
 "Events across nodes"), on real `plateau serve` nodes sharing a PostgreSQL cluster of the
 test's own (tests/integration/pg_cluster.py):
   stream    a table played on node a, followed on node b (`resync GAME BOARD 0` and `watch`
-            answered there from the database): b's spectators get exactly the stored events,
+            on b, forwarded to a by the node link, or answered by b from the database in a
+            build without the link): b's spectators get exactly the stored events,
             seq 1..N, no gap, no repeat, the same bytes as a's spectators; b's LISTEN session is
             ended (pg_terminate_backend) mid-game, and later the database stops at once and
             starts again: b listens again and still gets every event once;
