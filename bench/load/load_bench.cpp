@@ -106,6 +106,7 @@ RunResult run_once(const Options& opt, const std::string& store) {
   std::filesystem::remove_all(dir);
   std::vector<b::Peer> peers;
   std::vector<tcp::endpoint> endpoints;
+  if (nodes > 1) b::write_cluster_secret(dir / "cluster-secret");
   for (int i = 0; i < nodes; ++i) {
     b::PeerSpec spec;
     spec.server = opt.server;
@@ -114,7 +115,10 @@ RunResult run_once(const Options& opt, const std::string& store) {
     spec.max_connections = opt.load.connections + 64;
     spec.store_url = url;
     spec.threads = opt.threads;
-    if (nodes > 1) spec.node_id = "n" + std::to_string(i + 1);
+    if (nodes > 1) {
+      spec.node_id = "n" + std::to_string(i + 1);
+      spec.secret_file = dir / "cluster-secret";
+    }
     spec.dir = dir / ("node" + std::to_string(i + 1));
     peers.push_back(b::start_peer(spec));
     endpoints.emplace_back(asio::ip::make_address("127.0.0.1"), peers.back().text_port);
@@ -213,8 +217,9 @@ RunResult run_once(const Options& opt, const std::string& store) {
     std::cout << "store: PostgreSQL 15 (fsync " << opt.pg_fsync << ", synchronous_commit on)";
     if (nodes > 1) {
       std::cout << "; games spread over the nodes, "
-                << (opt.load.spread ? "the second player on the next node"
+                << (opt.load.spread ? "the second player on the next node once the board is made ("
                                     : "both players on the node that opened the game");
+      if (opt.load.spread) std::cout << robots.moved_robots << " moves of robots between nodes)";
     }
     if (nodes > 1 && !kill) {
       std::cout << "; moves through a node not owning the table " << forwarded << " ("

@@ -21,9 +21,7 @@ Robots::Robots(const LoadOptions& o, std::shared_ptr<const Game> g, bool e,
   const int nodes = static_cast<int>(endpoints.size());
   for (int i = 0; i < opt.connections; ++i) {
     conns.push_back(std::make_shared<Conn>(*this, io, i));
-    int node = i < 2 * opt.games ? (i / 2) % nodes : i % nodes;
-    if (opt.spread && i < 2 * opt.games && i % 2 == 1) node = (node + 1) % nodes;
-    conns.back()->node = node;
+    conns.back()->node = i < 2 * opt.games ? (i / 2) % nodes : i % nodes;
   }
   for (int g = 0; g < opt.games; ++g) {
     PairGame pg;
@@ -74,6 +72,16 @@ void Robots::next(int g) {
   if (pg.state->is_terminal()) {
     ++games_finished;
     pg.board = 0;
+    if (!stopping && conns[pg.b]->node != conns[pg.a]->node) {
+      // Back to the first player's node: the challenge names a user there.
+      pg.pending = true;
+      move_robot(pg.b, conns[pg.a]->node, [this, g] {
+        games[g].pending = false;
+        if (!stopping) challenge(g);
+        check_done();
+      });
+      return;
+    }
     if (!stopping) challenge(g);
     check_done();
     return;
@@ -121,6 +129,16 @@ void Robots::on_new_board(Conn& c, int board) {
   pg.board = board;
   pg.state = game->initial_state();
   acked[board];
+  const int nodes = static_cast<int>(endpoints.size());
+  if (opt.spread && nodes > 1 && !conns[pg.b]->token.empty() && !stopping) {
+    const int g = c.game;
+    pg.pending = true;
+    move_robot(pg.b, (conns[pg.a]->node + 1) % nodes, [this, g] {
+      games[g].pending = false;
+      next(g);
+    });
+    return;
+  }
   next(c.game);
 }
 
@@ -190,7 +208,29 @@ void Robots::rejoin_games(const std::map<int, int>& owner_node) {
   }
 }
 
+void Robots::move_robot(int index, int node, std::function<void()> then) {
+  auto old = conns[index];
+  old->closed = true;  // closed by us, not by its node
+  boost::system::error_code ec;
+  old->socket.close(ec);
+  auto c = std::make_shared<Conn>(*this, io, index);
+  c->node = node;
+  c->name = old->name;
+  c->token = old->token;
+  c->game = old->game;
+  c->on_welcome = std::move(then);
+  conns[index] = c;
+  ++moved_robots;
+  c->start(endpoints[node]);
+}
+
 void Robots::on_resumed(Conn& c) {
+  if (c.on_welcome) {
+    auto then = std::move(c.on_welcome);
+    c.on_welcome = nullptr;
+    then();
+    return;
+  }
   if (c.game < 0) return;
   PairGame& pg = games[c.game];
   if (!pg.dead || ++pg.resumed < 2 || stopping) return;

@@ -31,8 +31,10 @@ struct LoadOptions {
   std::string game = "bohnduell(supply=20)";
   double rate = 0;  // offered moves/s in all (think time between moves); 0: as fast as possible
   std::uint64_t seed = 1;
-  // Several nodes: the second player of each game on the next node (its commands reach the
-  // table's owner only through the node link); otherwise both on the same node.
+  // Several nodes: once a game's board is made on its first player's node, the second player
+  // moves to the next node (`resume`), so that its commands reach the table's owner through
+  // the node link, and back for the next challenge (a challenge names a user of that node);
+  // otherwise both stay on one node.
   bool spread = false;
 };
 
@@ -57,7 +59,8 @@ struct Conn : std::enable_shared_from_this<Conn> {
   int node = 0;
   std::string name;
   std::string token;  // its resume token ("Resume token: ..."), to log in again elsewhere
-  int game = -1;      // index of the pair game, -1 for idle connections
+  std::function<void()> on_welcome;  // runs once `resume` is answered (it moved node)
+  int game = -1;                     // index of the pair game, -1 for idle connections
 };
 
 struct PairGame {
@@ -98,6 +101,9 @@ struct Robots {
   // A rejoined game's move answered `error: no board` (the new owner has claimed the table
   // but not loaded it yet): sent again 50 ms later.
   void retry_after_rejoin(int g);
+  // Moves robot `index` to `node`: a new connection there, `resume` with its token; `then`
+  // runs once it is welcomed back.
+  void move_robot(int index, int node, std::function<void()> then);
   void fail(const std::string& why);
   void check_done();
 
@@ -128,6 +134,7 @@ struct Robots {
   std::map<int, std::vector<std::string>> acked;  // board -> moves acknowledged, by ply
   std::map<int, std::string> in_flight;  // board -> move sent, unanswered when its node died
   std::map<int, std::map<int, long>> acked_via;
+  long moved_robots = 0;  // --spread: reconnections to another node
   Clock::time_point killed_at;
   int unanswered_at_kill = 0;    // moves in flight when their node died
   int rejoining = 0;             // games sent to their new owner

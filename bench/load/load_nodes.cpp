@@ -20,6 +20,22 @@ namespace plateau::bench {
 namespace asio = boost::asio;
 using asio::ip::tcp;
 
+void write_cluster_secret(const std::filesystem::path& path) {
+  std::ifstream random("/dev/urandom", std::ios::binary);
+  std::string secret(32, '\0');
+  if (!random.read(secret.data(), static_cast<std::streamsize>(secret.size()))) {
+    throw std::runtime_error("cannot read /dev/urandom");
+  }
+  std::filesystem::create_directories(path.parent_path());
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(secret.data(), static_cast<std::streamsize>(secret.size()));
+    if (!out) throw std::runtime_error("cannot write " + path.string());
+  }
+  std::filesystem::permissions(
+      path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+}
+
 std::uint16_t free_port() {
   asio::io_context io;
   tcp::acceptor a(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
@@ -116,9 +132,10 @@ namespace {
   if (spec.threads > 0) args.insert(args.end(), {"--threads", std::to_string(spec.threads)});
   if (!spec.store_url.empty()) args.insert(args.end(), {"--store", spec.store_url});
   if (!spec.node_id.empty()) {
-    args.insert(args.end(), {"--node-id", spec.node_id, "--node-address",
-                             "127.0.0.1:" + std::to_string(text_port), "--node-port",
-                             std::to_string(free_port())});
+    args.insert(args.end(),
+                {"--node-id", spec.node_id, "--node-address",
+                 "127.0.0.1:" + std::to_string(text_port), "--node-port",
+                 std::to_string(free_port()), "--cluster-secret-file", spec.secret_file.string()});
   }
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());

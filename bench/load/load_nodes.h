@@ -15,6 +15,10 @@
 
 namespace plateau::bench {
 
+// Writes 32 random bytes to `path`, readable by its owner only: the node link's shared secret
+// (docs/CLUSTER.md, --cluster-secret-file). Throws std::runtime_error if it cannot.
+void write_cluster_secret(const std::filesystem::path& path);
+
 // A free TCP port on 127.0.0.1 (bound, read and released: another process may take it first,
 // which makes the start fail with a clear message rather than a wrong measurement).
 std::uint16_t free_port();
@@ -34,14 +38,15 @@ double postgres_cpu_seconds(int port);
 double load_average();
 
 struct PeerSpec {
-  std::string server;         // the plateau binary; unused for the echo server
-  bool echo = false;          // the echo server (echo_server.h) instead of `plateau serve`
-  int echo_threads = 2;       // its I/O threads
-  int max_connections = 0;    // --max-connections and --max-connections-per-address
-  std::string store_url;      // --store; "" = the default SQLite database in the data directory
-  std::string node_id;        // "" = a single server; else --node-id, --node-address, --node-port
-  int threads = 0;            // --threads (I/O threads); 0: the server's default
-  std::filesystem::path dir;  // a fresh directory of its own (data directory, log)
+  std::string server;       // the plateau binary; unused for the echo server
+  bool echo = false;        // the echo server (echo_server.h) instead of `plateau serve`
+  int echo_threads = 2;     // its I/O threads
+  int max_connections = 0;  // --max-connections and --max-connections-per-address
+  std::string store_url;    // --store; "" = the default SQLite database in the data directory
+  std::string node_id;      // "" = a single server; else --node-id, --node-address, --node-port
+  std::filesystem::path secret_file;  // --cluster-secret-file (the node link's), with node_id
+  int threads = 0;                    // --threads (I/O threads); 0: the server's default
+  std::filesystem::path dir;          // a fresh directory of its own (data directory, log)
 };
 
 struct Peer {

@@ -168,15 +168,6 @@ LobbyStats Lobby::stats() const {
 
 void Lobby::handle(const std::shared_ptr<Client>& client, std::string_view line,
                    std::function<void()> done, const std::string& comment) {
-  if (remote_follow_) {
-    // While a command runs (the node link may forward it and relay table events as its answer),
-    // the feed holds this connection's events, which would else come twice (remote_follow.h).
-    remote_follow_->hold(client);
-    done = [this, client, done = std::move(done)] {
-      remote_follow_->release(client);
-      if (done) done();
-    };
-  }
   run_line(client, line, std::move(done), comment, false);
 }
 

@@ -192,16 +192,29 @@ void Lobby::send_forwarded(Ctx& ctx, const store::NodeRow& to, bool new_table,
   ctx.deferred = true;
   // The highest seq among the replies: the feed delivers what follows it (remote_follow.h).
   auto max_seq = std::make_shared<std::int64_t>(0);
+  // Where the client stood in the tables it follows: an answer's event past that may also come
+  // from the feed (send_answer).
+  auto since = std::make_shared<const std::map<std::int64_t, std::int64_t>>(
+      remote_follow_ ? remote_follow_->positions(client) : std::map<std::int64_t, std::int64_t>{});
   link_->request(
       to.id, host_of(to.address), to.node_port, std::move(req),
-      [this, client, max_seq](const json& frame) {
+      [this, client, max_seq, since](const json& frame) {
         if (auto e = frame.find("e"); e != frame.end()) {
           Event event = event_of(*e);
           *max_seq = std::max(*max_seq, event.seq);
-          client->send(event, true);
+          auto t = frame.find("table");
+          // The feed may be delivering this very event: one of the two reaches the client.
+          if (remote_follow_ && event.seq > 0 && t != frame.end() && t->is_number_integer()) {
+            const std::int64_t id = t->get<std::int64_t>();
+            const auto was = since->find(id);
+            remote_follow_->send_answer(client, id, event.seq,
+                                        was == since->end() ? -1 : was->second,
+                                        [&] { client->send(event, true); });
+          } else {
+            client->send(event, true);
+          }
           // A table event told as an answer goes only to a player or a spectator of the table:
           // the feed tells it the events after this one (and not this one again).
-          auto t = frame.find("table");
           if (remote_follow_ && event.seq > 0 && t != frame.end() && t->is_number_integer() &&
               event.data.is_object() && event.data.contains("game") &&
               event.data["game"].is_string() && event.data.contains("board") &&

@@ -43,6 +43,32 @@ void RemoteFeed::follow(const std::shared_ptr<Client>& client, std::int64_t tabl
   add(client, table_id, game, number, after_seq, "");
 }
 
+std::map<std::int64_t, std::int64_t> RemoteFeed::positions(const std::shared_ptr<Client>& client) {
+  std::lock_guard lock(mutex_);
+  std::map<std::int64_t, std::int64_t> out;
+  for (const auto& [id, t] : tables_) {
+    for (const auto& f : t.followers) {
+      if (f.key == client.get()) out[id] = f.after;
+    }
+  }
+  return out;
+}
+
+void RemoteFeed::send_answer(const std::shared_ptr<Client>& client, std::int64_t table_id,
+                             std::int64_t seq, std::int64_t since,
+                             const std::function<void()>& send) {
+  std::lock_guard lock(mutex_);
+  if (auto it = tables_.find(table_id); it != tables_.end() && seq > since) {
+    for (auto& f : it->second.followers) {
+      if (f.key != client.get()) continue;
+      if (since >= 0 && f.after >= seq) return;  // the feed told it during the command
+      f.after = std::max(f.after, seq);
+      break;
+    }
+  }
+  send();
+}
+
 void RemoteFeed::add(const std::shared_ptr<Client>& client, std::int64_t table_id,
                      const std::string& game, int number, std::int64_t after_seq,
                      const std::string& seated_as) {
@@ -79,46 +105,6 @@ void RemoteFeed::add(const std::shared_ptr<Client>& client, std::int64_t table_i
     return;
   }
   feed_.want(table_id);  // read at once: events committed before this follow are not missed
-}
-
-bool RemoteFeed::held_locked(const Client* client, std::int64_t table_id) {
-  auto it = holds_.find(client);
-  if (it == holds_.end()) return false;
-  if (!it->second.client.expired() && std::chrono::steady_clock::now() < it->second.until) {
-    auto& skipped = it->second.skipped;
-    if (std::find(skipped.begin(), skipped.end(), table_id) == skipped.end()) {
-      skipped.push_back(table_id);
-    }
-    return true;
-  }
-  holds_.erase(it);  // lapsed: a link that never released it must not silence the client
-  return false;
-}
-
-void RemoteFeed::hold(const std::shared_ptr<Client>& client) {
-  if (!client) return;
-  std::lock_guard lock(mutex_);
-  if (holds_.size() >= 1024) {  // the entries of clients gone while held
-    std::erase_if(holds_, [](const auto& e) { return e.second.client.expired(); });
-  }
-  Hold& h = holds_[client.get()];
-  if (h.client.expired()) h = Hold{client, 0, {}, {}};  // new, or a gone client's stale entry
-  ++h.count;
-  h.until = std::chrono::steady_clock::now() + std::chrono::seconds(15);
-}
-
-void RemoteFeed::release(const std::shared_ptr<Client>& client) {
-  if (!client) return;
-  std::vector<std::int64_t> tables;
-  {
-    std::lock_guard lock(mutex_);
-    auto it = holds_.find(client.get());
-    if (it == holds_.end() || --it->second.count > 0) return;
-    tables = std::move(it->second.skipped);
-    holds_.erase(it);
-  }
-  // What was held back is read again from the database, after the client's cursor.
-  for (auto id : tables) feed_.want(id);
 }
 
 std::string RemoteFeed::refusal_locked(const std::shared_ptr<Client>& client,
@@ -192,9 +178,7 @@ void RemoteFeed::deliver(std::int64_t table_id, std::vector<store::EventRow> row
     }
     for (auto& f : fs) {
       auto c = f.client.lock();
-      // A held client (a command forwarded by the node link) hears these at its release, from
-      // its cursor then (past what the answer itself carried).
-      if (!c || f.after >= last || held_locked(f.key, table_id)) continue;
+      if (!c || f.after >= last) continue;
       std::vector<std::shared_ptr<const RenderedEvent>> mine;
       for (const auto& e : events) {
         if (e->event().seq > f.after) mine.push_back(e);

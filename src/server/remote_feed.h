@@ -22,7 +22,6 @@
 //
 // Bounds: kMaxTablesPerClient tables followed per connection, kMaxTables tables per node
 // (beyond, follow() answers the client an error and does nothing).
-#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -57,8 +56,11 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
   void follow(const std::shared_ptr<Client>& client, std::int64_t table_id, const std::string& game,
               int number, std::int64_t after_seq) override;
   void unfollow(const std::shared_ptr<Client>& client, std::int64_t table_id) override;
-  void hold(const std::shared_ptr<Client>& client) override;
-  void release(const std::shared_ptr<Client>& client) override;
+  // Sends under the feed's lock, so that the feed never delivers the same seq too, nor a later
+  // one before it.
+  std::map<std::int64_t, std::int64_t> positions(const std::shared_ptr<Client>& client) override;
+  void send_answer(const std::shared_ptr<Client>& client, std::int64_t table_id, std::int64_t seq,
+                   std::int64_t since, const std::function<void()>& send) override;
 
   // `name` logged in or out on this node (the lobby's presence changed). Never blocks.
   void presence_changed(const std::string& name);
@@ -122,9 +124,6 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
     std::vector<Follower> followers;
   };
   bool local(std::int64_t table_id, const std::string& game, int number) const;
-  // `client` is held (hold()) and its hold has not lapsed; if so, `table_id` is noted to be
-  // read again at its release. Call with mutex_ held.
-  bool held_locked(const Client* client, std::int64_t table_id);
   std::string refusal_locked(const std::shared_ptr<Client>& client, bool new_table) const;
   void add(const std::shared_ptr<Client>& client, std::int64_t table_id, const std::string& game,
            int number, std::int64_t after_seq, const std::string& seated_as);
@@ -133,13 +132,6 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
   cluster::EventFeed feed_;
   mutable std::mutex mutex_;
   std::map<std::int64_t, Followed> tables_;
-  struct Hold {
-    std::weak_ptr<Client> client;  // expired: the entry is stale (its address may be reused)
-    int count = 0;
-    std::chrono::steady_clock::time_point until;
-    std::vector<std::int64_t> skipped;  // tables whose events were held back: read at release
-  };
-  std::map<const Client*, Hold> holds_;  // bounded by the connections (one entry each)
   std::vector<std::pair<std::weak_ptr<Client>, std::string>> arrivals_;
   std::vector<std::string> remote_names_;
   std::vector<Listed> remote_listing_;

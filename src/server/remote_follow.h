@@ -11,6 +11,8 @@
 // delivers every event of that table after `after_seq`, in seq order, without gaps or
 // repeats, until unfollow() or the client's disconnection.
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -29,14 +31,24 @@ class RemoteFollow {
   // `client` no longer follows `table_id` (it left, or the table ended and was dropped).
   // Unknown pairs are ignored. Thread-safe.
   virtual void unfollow(const std::shared_ptr<Client>& client, std::int64_t table_id) = 0;
-  // A command of `client` is running (the Lobby holds each, from its start to its end): if the
-  // node link forwards it, its answer may carry table events (a move's, as the reply) that the
-  // feed would also deliver. Until release(client), the feed delivers nothing to that client;
-  // then it delivers what is after the client's cursor — so follow() (which moves the cursor to
-  // the answer's last_seq) comes before release(). Holds nest; one not released within 15 s
-  // lapses. Thread-safe. By default, nothing.
-  virtual void hold(const std::shared_ptr<Client>& /*client*/) {}
-  virtual void release(const std::shared_ptr<Client>& /*client*/) {}
+  // Where `client` stands in each table it follows: table id -> the last seq it was told.
+  // The node link takes this when it forwards a command, for send_answer(). Thread-safe.
+  virtual std::map<std::int64_t, std::int64_t> positions(const std::shared_ptr<Client>& client) {
+    (void)client;
+    return {};
+  }
+  // The owner answered `client`'s forwarded command with event `seq` of `table_id`; `since` is
+  // the client's position in that table when the command was forwarded (positions(); -1 if it
+  // did not follow it). An event the command made (seq > since) may be on its way from the
+  // feed too: then exactly one of the two reaches the client, in seq order. So this runs
+  // `send` (which sends the answer) unless the feed has delivered that seq meanwhile, and from
+  // then on the feed counts it as delivered. An older event told again (a move re-sent with
+  // its #n is acknowledged again) is always sent. Thread-safe.
+  virtual void send_answer(const std::shared_ptr<Client>& client, std::int64_t table_id,
+                           std::int64_t seq, std::int64_t since, const std::function<void()>& send) {
+    (void)client, (void)table_id, (void)seq, (void)since;
+    send();
+  }
 };
 
 }  // namespace plateau::server
