@@ -86,9 +86,6 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
   };
   std::vector<Listed> remote_listing() const;
 
-  // The feed (for query(): a remote table's rows).
-  cluster::EventFeed& feed() { return feed_; }
-
   // A notice's payload checked: the follow notice it carries, or nullopt (bad or foreign).
   struct FollowNotice {
     std::string to;
