@@ -30,6 +30,8 @@ VALUES = {
     "node-id": "a",
     "node-address": "games-a.example.org:8023",
     "node-port": "8090",
+    "cluster-secret-file": "/etc/plateau/cluster-secret",
+    "place-tables": "least-loaded",
 }
 NOTES = {
     "data-dir": "(the service passes --data-dir /var/lib/plateau, which wins: "

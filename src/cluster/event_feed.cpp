@@ -133,20 +133,6 @@ Connection& EventFeed::ready_write() {
   return *write_;
 }
 
-Connection& EventFeed::ready_query() {
-  if (!query_) {
-    query_ = std::make_unique<Connection>(url_);
-  } else if (!query_->ok()) {
-    query_->reconnect();
-  }
-  return *query_;
-}
-
-void EventFeed::query_failed(const char* what, const std::exception& e) {
-  spdlog::warn("node {}: cannot read {}: {}", options_.node_id, what, e.what());
-  query_.reset();
-}
-
 bool EventFeed::listen() {
   if (listen_ && listen_->conn && PQstatus(listen_->conn) == CONNECTION_OK) return true;
   listen_ = std::make_unique<Listen>();

@@ -19,7 +19,7 @@
 // nothing committed meanwhile is missed.
 //
 // The feed's own database sessions are named like the node's others (cluster_db.h
-// application_name): LISTEN, reads/writes of the thread, and the queries of query().
+// application_name): one that LISTENs, one for the thread's reads and writes.
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
@@ -105,24 +105,6 @@ class EventFeed {
   // Thread-safe, never blocks; lost if the database is unreachable (logged).
   void publish(std::string payload);
 
-  // Runs `f` on the feed's query connection (for a client's command: who, tables, a remote
-  // table's state), one round trip or a few; nullopt if the database cannot be reached
-  // (logged). Thread-safe; blocks the caller.
-  template <typename F>
-  auto query(const char* what, F f) -> std::optional<decltype(f(std::declval<Connection&>()))> {
-    std::lock_guard lock(query_mutex_);
-    try {
-      try {
-        return f(ready_query());
-      } catch (const store::pg::ConnectionLost&) {
-        query_.reset();  // lost while idle (the database restarted): once more, anew
-        return f(ready_query());
-      }
-    } catch (const std::exception& e) {
-      query_failed(what, e);
-      return std::nullopt;
-    }
-  }
   const std::string& node_id() const { return options_.node_id; }
 
   // How many times the LISTEN connection was opened (1 after the start; tests and logs).
@@ -136,8 +118,6 @@ class EventFeed {
   void read_table(std::int64_t table_id);
   void wait_for_input();
   Connection& ready_write();
-  Connection& ready_query();
-  void query_failed(const char* what, const std::exception& e);
 
   FeedOptions options_;
   FeedSink& sink_;
@@ -145,16 +125,14 @@ class EventFeed {
   struct Listen;
   std::unique_ptr<Listen> listen_;     // the thread's only
   std::unique_ptr<Connection> write_;  // the thread's only
-  std::mutex query_mutex_;
-  std::unique_ptr<Connection> query_;
-  std::set<std::int64_t> to_read_;  // the thread's only
-  bool resync_all_ = false;         // the thread's only
-  bool presence_all_ = true;        // the thread's only
-  std::int64_t listing_at_ms_ = 0;  // the thread's only
-  std::string listing_;             // the thread's only: last written
+  std::set<std::int64_t> to_read_;     // the thread's only
+  bool resync_all_ = false;            // the thread's only
+  bool presence_all_ = true;           // the thread's only
+  std::int64_t listing_at_ms_ = 0;     // the thread's only
+  std::string listing_;                // the thread's only: last written
   std::atomic<int> listens_{0};
-  int failures_ = 0;  // the thread's only: failed connections since the last success
-  int write_failures_ = 0;          // the thread's only: failed rounds of work() in a row
+  int failures_ = 0;                 // the thread's only: failed connections since the last success
+  int write_failures_ = 0;           // the thread's only: failed rounds of work() in a row
   std::int64_t write_retry_at_ = 0;  // the thread's only: steady ms before which work() waits
 
   std::mutex mutex_;  // what other threads hand the thread:

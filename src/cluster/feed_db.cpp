@@ -115,30 +115,6 @@ std::vector<std::pair<std::string, std::string>> remote_listings(Connection& db,
   return out;
 }
 
-std::vector<RemoteTable> remote_tables(Connection& db, const std::string& game, int number) {
-  Result r =
-      db.run("SELECT t.id, t.game, t.owner, t.owner IN " PLATEAU_LIVE_NODES
-             ", t.data, COALESCE((SELECT max(seq) FROM table_events e WHERE e.table_id = t.id), 0) "
-             "FROM tables t WHERE ($1 = '' OR t.game = $1) AND t.number = $2 ORDER BY t.game",
-             Params().text(game).integer(number));
-  std::vector<RemoteTable> out;
-  for (int i = 0; i < r.rows(); ++i) {
-    out.push_back({r.integer(i, 0), r.text(i, 1), r.text(i, 2), r.text(i, 3) == "t", r.text(i, 4),
-                   r.integer(i, 5)});
-  }
-  return out;
-}
-
-std::optional<store::EventRow> last_page_event(Connection& db, std::int64_t table_id,
-                                               std::int64_t before) {
-  Result r = db.run(
-      "SELECT seq, kind, body FROM table_events WHERE table_id = $1 AND seq <= $2 "
-      "AND COALESCE(body::jsonb->>'page', '') <> '' ORDER BY seq DESC LIMIT 1",
-      Params().integer(table_id).integer(before));
-  if (r.rows() == 0) return std::nullopt;
-  return store::EventRow{table_id, r.integer(0, 0), r.text(0, 1), r.text(0, 2)};
-}
-
 namespace {
 
 std::string ascii_lower(std::string s) {
@@ -149,7 +125,7 @@ std::string ascii_lower(std::string s) {
 }
 
 // seated_tables when a row is not JSON (damaged: the database refuses the whole query): the
-// rows that mention the name, read here one by one, a damaged one left out.
+// rows that name the user ("name":"NAME"), read here one by one, a damaged one left out.
 std::vector<SeatedTable> seated_tables_checked(Connection& db, const std::string& self,
                                                const std::string& name, int limit) {
   Result r = db.run(
@@ -157,7 +133,7 @@ std::vector<SeatedTable> seated_tables_checked(Connection& db, const std::string
       "COALESCE((SELECT max(seq) FROM table_events e WHERE e.table_id = t.id), 0), t.data "
       "FROM tables t WHERE t.owner <> $1 AND t.owner IN " PLATEAU_LIVE_NODES
       " AND strpos(lower(t.data), lower($2)) > 0 ORDER BY t.id",
-      Params().text(self).text(name));
+      Params().text(self).text("\"name\":\"" + name + "\""));
   const std::string want = ascii_lower(name);
   std::vector<SeatedTable> out;
   for (int i = 0; i < r.rows() && static_cast<int>(out.size()) < limit; ++i) {
@@ -190,16 +166,20 @@ std::vector<SeatedTable> seated_tables_checked(Connection& db, const std::string
 
 std::vector<SeatedTable> seated_tables(Connection& db, const std::string& self,
                                        const std::string& name, int limit) {
-  // The seats are in the table's snapshot (tables.data, Table::data_json): read as jsonb.
+  // The seats are in the table's snapshot (tables.data, Table::data_json): read as jsonb, but
+  // only for the rows whose text names the user at all (compact JSON: "name":"NAME"), so that
+  // a login does not parse every table of the other nodes (OFFSET 0 keeps that filter first).
   try {
     Result r = db.run(
         "SELECT t.id, t.game, t.number, "
         "COALESCE((SELECT max(seq) FROM table_events e WHERE e.table_id = t.id), 0) "
-        "FROM tables t WHERE t.owner <> $1 AND t.owner IN " PLATEAU_LIVE_NODES
-        " AND t.data::jsonb->>'status' IN ('setup', 'playing') AND EXISTS (SELECT 1 FROM "
+        "FROM (SELECT id, game, number, data FROM tables WHERE owner <> $1 AND owner "
+        "IN " PLATEAU_LIVE_NODES
+        " AND strpos(lower(data), lower($4)) > 0 OFFSET 0) t "
+        "WHERE t.data::jsonb->>'status' IN ('setup', 'playing') AND EXISTS (SELECT 1 FROM "
         "jsonb_array_elements(t.data::jsonb->'seats') s WHERE s->>'kind' = 'user' "
         "AND lower(s->>'name') = lower($2)) ORDER BY t.id LIMIT $3",
-        Params().text(self).text(name).integer(limit));
+        Params().text(self).text(name).integer(limit).text("\"name\":\"" + name + "\""));
     std::vector<SeatedTable> out;
     for (int i = 0; i < r.rows(); ++i) {
       out.push_back(

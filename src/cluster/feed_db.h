@@ -53,23 +53,6 @@ void put_listing(Connection& db, const std::string& node, const std::string& bod
 std::vector<std::pair<std::string, std::string>> remote_listings(Connection& db,
                                                                  const std::string& self);
 
-// A table row as another node serves it (for `watch`, `show` and `resync` answered from the
-// database): its id, game, owner, snapshot (tables.data) and the seq of its last event.
-struct RemoteTable {
-  std::int64_t id = 0;
-  std::string game;
-  std::string owner;
-  bool owner_live = false;
-  std::string data;
-  std::int64_t last_seq = 0;
-};
-// The tables numbered `number` (of `game`; of any game for ""), by game.
-std::vector<RemoteTable> remote_tables(Connection& db, const std::string& game, int number);
-// The last event of table `table_id` at or before seq `before` that carries a board page
-// (its body's "page": a challenge, a move, ...), or nullopt.
-std::optional<store::EventRow> last_page_event(Connection& db, std::int64_t table_id,
-                                               std::int64_t before);
-
 // A table where a user sits, served by another live node: what a node needs to follow it.
 struct SeatedTable {
   std::int64_t id = 0;

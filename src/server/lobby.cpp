@@ -248,10 +248,6 @@ void Lobby::dispatch(Ctx& ctx, Command& c) {
       return cmd_tables(ctx, c);
     case Verb::kStandings:
       return cmd_standings(ctx, c);
-    case Verb::kWatch:
-    case Verb::kShow:
-    case Verb::kResync:
-      return to_table_or_remote(ctx, c);  // lobby_remote.cpp
     case Verb::kOpen:
       return cmd_open(ctx, c);
     case Verb::kTable:

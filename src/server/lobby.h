@@ -335,13 +335,6 @@ class Lobby : public TableServices {
   // since this one started (one round trip; then held here) or a guest online on another
   // node; "" if neither, or alone.
   std::string cluster_user(const std::string& name);
-  // lobby_remote.cpp: `watch`, `show` and `resync` of a table another live node serves,
-  // answered from the database (its stored events) when this node has no such table; the
-  // caller then follows it through the feed. False when it is no such command or table (the
-  // caller's own error stands). The node link may forward these instead (docs/CLUSTER.md).
-  bool answer_remote(Ctx& ctx, const Command& c);
-  // to_table(), then answer_remote() if this node has no such table.
-  void to_table_or_remote(Ctx& ctx, Command& c);
 
   mutable std::mutex mutex_;  // skipped_
   std::vector<SkippedTable> skipped_;

@@ -192,13 +192,14 @@ void Lobby::send_forwarded(Ctx& ctx, const store::NodeRow& to, bool new_table,
   ctx.deferred = true;
   // The highest seq among the replies: the feed delivers what follows it (remote_follow.h).
   auto max_seq = std::make_shared<std::int64_t>(0);
+  auto replayed = std::make_shared<bool>(false);  // a resync's replay was among them
   // Where the client stood in the tables it follows: an answer's event past that may also come
   // from the feed (send_answer).
   auto since = std::make_shared<const std::map<std::int64_t, std::int64_t>>(
       remote_follow_ ? remote_follow_->positions(client) : std::map<std::int64_t, std::int64_t>{});
   link_->request(
       to.id, host_of(to.address), to.node_port, std::move(req),
-      [this, client, max_seq, since](const json& frame) {
+      [this, client, max_seq, replayed, since](const json& frame) {
         if (auto e = frame.find("e"); e != frame.end()) {
           Event event = event_of(*e);
           *max_seq = std::max(*max_seq, event.seq);
@@ -214,11 +215,13 @@ void Lobby::send_forwarded(Ctx& ctx, const store::NodeRow& to, bool new_table,
             client->send(event, true);
           }
           // A table event told as an answer goes only to a player or a spectator of the table:
-          // the feed tells it the events after this one (and not this one again).
+          // the feed tells it the events after this one (and not this one again). One that
+          // followed the table already keeps its place: moving it past events the feed has not
+          // delivered yet would lose them.
           if (remote_follow_ && event.seq > 0 && t != frame.end() && t->is_number_integer() &&
-              event.data.is_object() && event.data.contains("game") &&
-              event.data["game"].is_string() && event.data.contains("board") &&
-              event.data["board"].is_number_integer()) {
+              !since->count(t->get<std::int64_t>()) && event.data.is_object() &&
+              event.data.contains("game") && event.data["game"].is_string() &&
+              event.data.contains("board") && event.data["board"].is_number_integer()) {
             remote_follow_->follow(client, t->get<std::int64_t>(),
                                    event.data["game"].get<std::string>(),
                                    event.data["board"].get<int>(), event.seq);
@@ -229,17 +232,20 @@ void Lobby::send_forwarded(Ctx& ctx, const store::NodeRow& to, bool new_table,
             events.push_back(std::make_shared<const RenderedEvent>(event_of(j)));
             *max_seq = std::max(*max_seq, events.back()->event().seq);
           }
+          *replayed = true;
           client->send_replayed(std::move(events));
         } else {
           throw std::runtime_error("a malformed answer");
         }
       },
-      [this, fwd = forwarding_, client, done, max_seq, peer = to.id, new_table](const json& frame) {
+      [this, fwd = forwarding_, client, done, max_seq, replayed, since, peer = to.id,
+       new_table](const json& frame) {
         // The trailer: the table the command was about, where the client stands there.
         std::optional<json> table;
         if (auto t = frame.find("table"); t != frame.end() && t->is_object()) table = *t;
         const std::int64_t seen = *max_seq;
-        client->on_strand([this, fwd, client, done, table, seen, peer, new_table] {
+        const bool replay = *replayed;
+        client->on_strand([this, fwd, client, done, table, seen, replay, since, peer, new_table] {
           // A client gone meanwhile follows nothing (forwarded_client_gone has run).
           if (table && !client->gone) {
             try {
@@ -273,7 +279,10 @@ void Lobby::send_forwarded(Ctx& ctx, const store::NodeRow& to, bool new_table,
                   spdlog::info("forward: {} follows {} {} (table {}) of node {} after seq {}",
                                client->describe(), game, number, id, peer, after);
                 }
-                if (remote_follow_) remote_follow_->follow(client, id, game, number, after);
+                // As above: a follower keeps its place, unless a replay told it everything.
+                if (remote_follow_ && (replay || !since->count(id))) {
+                  remote_follow_->follow(client, id, game, number, after);
+                }
               } else if (left) {
                 if (changed) {
                   spdlog::info("forward: {} unfollows {} {} (table {}) of node {}",

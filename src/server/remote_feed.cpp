@@ -122,18 +122,6 @@ std::string RemoteFeed::refusal_locked(const std::shared_ptr<Client>& client,
   return "";
 }
 
-std::string RemoteFeed::refusal(const std::shared_ptr<Client>& client,
-                                std::int64_t table_id) const {
-  std::lock_guard lock(mutex_);
-  auto it = tables_.find(table_id);
-  if (it != tables_.end()) {
-    for (const auto& f : it->second.followers) {
-      if (f.key == client.get() && !f.client.expired()) return "";  // follows it already
-    }
-  }
-  return refusal_locked(client, it == tables_.end());
-}
-
 void RemoteFeed::unfollow(const std::shared_ptr<Client>& client, std::int64_t table_id) {
   std::lock_guard lock(mutex_);
   auto it = tables_.find(table_id);

@@ -61,8 +61,6 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
   std::map<std::int64_t, std::int64_t> positions(const std::shared_ptr<Client>& client) override;
   void send_answer(const std::shared_ptr<Client>& client, std::int64_t table_id, std::int64_t seq,
                    std::int64_t since, const std::function<void()>& send) override;
-  // Why follow(client, table_id, ...) would be refused now (a bound), or "". Thread-safe.
-  std::string refusal(const std::shared_ptr<Client>& client, std::int64_t table_id) const;
 
   // `name` logged in or out on this node (the lobby's presence changed). Never blocks.
   void presence_changed(const std::string& name);
@@ -87,9 +85,6 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
     std::string line;
   };
   std::vector<Listed> remote_listing() const;
-
-  // The feed (for query(): a remote table's rows).
-  cluster::EventFeed& feed() { return feed_; }
 
   // A notice's payload checked: the follow notice it carries, or nullopt (bad or foreign).
   struct FollowNotice {

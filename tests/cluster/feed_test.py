@@ -3,7 +3,7 @@
 "Events across nodes"), on real `plateau serve` nodes sharing a PostgreSQL cluster of the
 test's own (tests/integration/pg_cluster.py):
   stream    a table played on node a, followed on node b (`resync GAME BOARD 0` and `watch`
-            answered there from the database): b's spectators get exactly the stored events,
+            on b, forwarded to a by the node link): b's spectators get exactly the stored events,
             seq 1..N, no gap, no repeat, the same bytes as a's spectators; b's LISTEN session is
             ended (pg_terminate_backend) mid-game, and later the database stops at once and
             starts again: b listens again and still gets every event once;
@@ -14,8 +14,8 @@ test's own (tests/integration/pg_cluster.py):
             (the table's events from the challenge on); a player of a table on a who logs in on
             b follows it there; `tables` and /api/tables on b list a's visible tables (not its
             invisible ones), and once a is stopped and b took its tables over, each once;
-  bounds    a connection follows at most 64 tables of other nodes: the 65th is refused before
-            any answer; another connection has its own bound;
+  bounds    a connection follows at most 64 tables of other nodes: following a 65th is refused
+            (after the owner's answer); another connection has its own bound;
   measure   (not a ctest) the delay from a move on a to its delivery to a spectator on b,
             median and p99 over MOVES moves (docs/PERFORMANCE.md, "Cluster events").
 Usage: feed_test.py PLATEAU_BINARY SCENARIO [MOVES]. Exits 77 (skipped, saying why) only when the

@@ -94,9 +94,13 @@ def test_forward(pg):
         carol_b = b.text("carol", "pw-carol", register=True)
         carol_a = a.text("carol", "pw-carol")
         got = answer(carol_b, "/table 101")
-        print(got, flush=True)
-        assert got == answer(carol_a, "/table 101")
-        assert answer(carol_b, "/info") == answer(carol_a, "/info")
+        seen = carol_b.buf.count("carol is watching bohnduell 101.")
+        assert got == answer(carol_a, "/table 101"), got
+        # carol on a is at the table too: carol on b hears it through the feed, once.
+        wait_for("the feed's spectators event on b", lambda: carol_b.buf.count(
+            "carol is watching bohnduell 101.") == seen + 1, 5)
+        got, want = answer(carol_b, "/info"), answer(carol_a, "/info")
+        assert got == want, (got, want)
         got = answer(carol_b, "/say hello from b")
         assert got == answer(carol_a, "/say hello from a").replace("from a", "from b"), got
         assert pg.sql(pg.url, "SELECT text FROM chat ORDER BY seq") == [

@@ -75,7 +75,8 @@ check "example is gen_plateau_ini.py's output (rerun it after changing an option
 check "example sets nothing" "" "$(grep -vE '^(#|;|$)' "$src/packaging/plateau.ini")"
 # Uncommented, the example's values are the defaults: a valid file (ports and data moved aside).
 sed -E 's/^# ?([a-z-]+ =)/\1/' "$src/packaging/plateau.ini" |
-  grep -vE '^(tls-cert|tls-key|allow-origin|smtp|mail-from|biloba-log|store|node-[a-z]+) =' > "$tmp/g.ini"
+  grep -vE '^(tls-cert|tls-key|allow-origin|smtp|mail-from|biloba-log|store|node-[a-z]+|cluster-secret-file|place-tables) =' \
+  > "$tmp/g.ini"
 http=$(free_port)
 start_serve "$tmp/g.log" "$plateau" serve --config "$tmp/g.ini" --http-port "$http" \
   --text-port "$(free_port)" --biloba-port 0 --lmtp-port 0 --data-dir "$tmp/g"
