@@ -49,12 +49,15 @@ void Table::drop_fenced(Tx& tx, const std::exception_ptr& error) {
   stopped_ = true;
   timer_.cancel();
   retry_timer_.cancel();
+  // Out of the directory before anyone is told: a command a player sends once told (a chat
+  // line, a move) must find no table here and go to the new owner over the node link, not
+  // reach this dropped table and be refused again (cluster_freeze_test, 1 run in 6).
+  services_.forget_table(game_name_, number_, this);
   Tx told;
   told.caller = tx.caller;
   told.reply(error_event(fenced_message()));
   told.others(error_event(fenced_message()));
   deliver(told);
-  services_.forget_table(game_name_, number_, this);
 }
 
 }  // namespace plateau::server
