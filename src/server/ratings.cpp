@@ -23,7 +23,19 @@ void Ratings::refresh(const std::string& game, const std::vector<store::RatingRo
 
 std::vector<store::RatingRow> Ratings::standings(const std::string& game) const {
   std::vector<store::RatingRow> rows;
-  const auto fetched = fetch_ ? fetch_(game, {}) : std::nullopt;
+  // Anyone may ask standings at their rate: the store is read for a game at most once per
+  // kStandingsFetchEvery, so that many askers cannot keep the I/O threads waiting on it.
+  bool due = false;
+  if (fetch_) {
+    const auto now = std::chrono::steady_clock::now();
+    std::lock_guard lock(mutex_);
+    auto& last = fetched_at_[game];
+    if (now - last >= kStandingsFetchEvery) {
+      last = now;
+      due = true;
+    }
+  }
+  const auto fetched = due ? fetch_(game, {}) : std::nullopt;
   {
     std::lock_guard lock(mutex_);
     if (fetched) refresh(game, *fetched, true);

@@ -3,6 +3,7 @@
 // the store, updated once per rated game and written in the game's own batch (undone in memory
 // if that batch fails). Which games are rated is the game's rating policy (rating_policy.h);
 // this service only computes and keeps. Thread-safe.
+#include <chrono>
 #include <functional>
 #include <map>
 #include <optional>
@@ -26,7 +27,7 @@ class Ratings {
   void restore(const std::vector<store::RatingRow>& rows);
   // Several nodes on one database (docs/CLUSTER.md): games end on every node, so the cache is
   // read again before each use: rate_game() fetches the two players' rows first, standings()
-  // the game's. If the fetch fails the cache answers. Call before the first game can end.
+  // the game's (at most once a second per game). If the fetch fails the cache answers. Call before the first game can end.
   void set_fetch(Fetch fetch) { fetch_ = std::move(fetch); }
   // Updates both players' ratings for one game of `game` (score_a: 1, 0.5 or 0 for player a),
   // adds both rows to `batch` with a rollback that restores the cache, and returns the lines
@@ -40,7 +41,10 @@ class Ratings {
   // Replaces the cached rows of `game` by `rows` (all of them when `whole_game`). Locked.
   void refresh(const std::string& game, const std::vector<store::RatingRow>& rows, bool whole_game) const;
 
+  static constexpr std::chrono::milliseconds kStandingsFetchEvery{1000};
   Fetch fetch_;
+  // When standings() last read each game's rows from the store (one entry per registered game).
+  mutable std::map<std::string, std::chrono::steady_clock::time_point> fetched_at_;
   mutable std::mutex mutex_;
   // A cache of the store, refreshed by standings() too (hence mutable).
   mutable std::map<std::pair<std::string, std::string>, store::RatingRow> rows_;  // (game, lower name)
