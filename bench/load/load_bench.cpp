@@ -10,11 +10,13 @@
 // --max-connections-per-address and --max-connections raised to the number of clients + 64.
 //
 // --nodes N (PostgreSQL): N nodes on one database, the games spread over them (both players of
-// a game on the node that opened it; with --spread the second player on the next node, its
-// commands forwarded to the owner by the node link). --kill-after S kills the last node with
-// SIGKILL S seconds into the measurement and reports how long until its tables are owned by the
-// others; its robots stop, and a move they had sent unanswered may be stored or not (nobody was
-// told). With --rejoin they connect to their tables' new owners once the takeover is done,
+// a game on the node that opened it; with --spread the second player on the next node for the
+// whole run, its commands forwarded to the owner by the node link, the latency of its moves
+// reported apart). --pg-statements N lists the N statements that took the database the most
+// time over the measurement (pg_stat_statements, pg_statements.h). --kill-after S kills the last
+// node with SIGKILL S seconds into the measurement and reports how long until its tables are owned
+// by the others; its robots stop, and a move they had sent unanswered may be stored or not (nobody
+// was told). With --rejoin they connect to their tables' new owners once the takeover is done,
 // `resume`, re-send that move with its #n (played once either way) and play on.
 //
 // --echo runs the same clients, games and rate against a minimal Boost.Asio line-echo server
@@ -47,6 +49,7 @@
 #include "games/register.h"
 #include "load_clients.h"
 #include "load_nodes.h"
+#include "pg_statements.h"
 #include "server/asio.h"
 #include "store/pg_connection.h"
 #include "stored_moves.h"
@@ -66,8 +69,9 @@ struct Options {
   double kill_after = 0;  // seconds into the measurement; 0: no kill
   bool rejoin = false;    // the killed node's robots resume on their tables' new owners
   std::string pg_fsync = "on";
-  bool echo = false;     // also (or, without --server, only) run against the echo server
-  int echo_threads = 2;  // I/O threads of the echo server (plateau serve's default --threads)
+  int pg_statements = 0;  // report the database's top statements (pg_stat_statements); 0: off
+  bool echo = false;      // also (or, without --server, only) run against the echo server
+  int echo_threads = 2;   // I/O threads of the echo server (plateau serve's default --threads)
 };
 
 double percentile(std::vector<double> v, double p) {
@@ -154,6 +158,7 @@ RunResult run_once(const Options& opt, const std::string& store) {
     load_at_start = b::load_average();
     cpu_start = cpu_now();
     db_start = db_now();
+    if (stats_db && opt.pg_statements > 0) b::statements_reset(*stats_db);
     if (!kill) return;
     kill_timer.expires_after(std::chrono::milliseconds(static_cast<long>(opt.kill_after * 1000)));
     kill_timer.async_wait([&](boost::system::error_code ec) {
@@ -180,6 +185,10 @@ RunResult run_once(const Options& opt, const std::string& store) {
   const double load_at_end = b::load_average();
   cpu_end = cpu_now();
   db_end = db_now();
+  std::string statements;
+  if (stats_db && opt.pg_statements > 0) {
+    statements = b::statements_report(*stats_db, opt.pg_statements, robots.moves);
+  }
   kill_timer.cancel();
   long taken_tables = 0;
   std::chrono::duration<double> takeover{-1};
@@ -217,9 +226,12 @@ RunResult run_once(const Options& opt, const std::string& store) {
     std::cout << "store: PostgreSQL 15 (fsync " << opt.pg_fsync << ", synchronous_commit on)";
     if (nodes > 1) {
       std::cout << "; games spread over the nodes, "
-                << (opt.load.spread ? "the second player on the next node once the board is made ("
+                << (opt.load.spread ? "the second player on the next node"
                                     : "both players on the node that opened the game");
-      if (opt.load.spread) std::cout << robots.moved_robots << " moves of robots between nodes)";
+      if (opt.load.spread) {
+        std::cout << " (" << robots.challenge_retries
+                  << " challenges sent again: the other node's user not known yet)";
+      }
     }
     if (nodes > 1 && !kill) {
       std::cout << "; moves through a node not owning the table " << forwarded << " ("
@@ -240,6 +252,16 @@ RunResult run_once(const Options& opt, const std::string& store) {
   std::snprintf(buf, sizeof buf, "latency p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", r.p50, r.p99,
                 percentile(robots.latencies_ms, 1.0));
   std::cout << buf;
+  if (!robots.latencies_other_ms.empty()) {
+    std::snprintf(buf, sizeof buf,
+                  "latency of the moves sent to another node than the challenger's (%zu): p50 "
+                  "%.2f ms, p99 %.2f ms; of the others: p50 %.2f ms, p99 %.2f ms\n",
+                  robots.latencies_other_ms.size(), percentile(robots.latencies_other_ms, 0.5),
+                  percentile(robots.latencies_other_ms, 0.99),
+                  percentile(robots.latencies_home_ms, 0.5),
+                  percentile(robots.latencies_home_ms, 0.99));
+    std::cout << buf;
+  }
   std::snprintf(buf, sizeof buf, "new boards: challenge to board p50 %.2f ms, p99 %.2f ms\n",
                 percentile(robots.challenge_ms, 0.5), percentile(robots.challenge_ms, 0.99));
   std::cout << buf;
@@ -271,6 +293,7 @@ RunResult run_once(const Options& opt, const std::string& store) {
       std::cout << buf;
     }
   }
+  std::cout << statements;
   if (kill) {
     std::snprintf(buf, sizeof buf,
                   "takeover: node %s killed (SIGKILL) %.1f s in; its %ld tables owned by the "
@@ -310,6 +333,11 @@ RunResult run_once(const Options& opt, const std::string& store) {
     ok = false;
   }
   if (kill && takeover.count() < 0) ok = false;
+  // Spread players that never reached another node's table measured nothing of the link.
+  if (pg && nodes > 1 && opt.load.spread && !kill && forwarded == 0) {
+    std::cout << "no move was forwarded\n";
+    ok = false;
+  }
   // Every game of the killed node that was sent to its new owner must have played on.
   if (kill && opt.rejoin &&
       (robots.rejoining == 0 ||
@@ -339,6 +367,7 @@ int run(Options opt) {
   if (!opt.server.empty() && any_pg) {
     // Before the cluster starts (pg_cluster.sh reads it): a measurement is durable.
     ::setenv("PLATEAU_PG_FSYNC", opt.pg_fsync.c_str(), 1);
+    if (opt.pg_statements > 0) ::setenv("PLATEAU_PG_EXTRA", plateau::bench::kPreloadOptions, 1);
     if (plateau::store::testing::pg_url().empty()) {
       std::cout << "SKIP: " << plateau::store::testing::pg_skip_reason() << "\n";
       return 77;
@@ -399,6 +428,10 @@ int main(int argc, char** argv) {
   app.add_option("--pg-fsync", opt.pg_fsync, "fsync of the PostgreSQL cluster (on to measure)")
       ->check(CLI::IsMember({"on", "off"}))
       ->capture_default_str();
+  app.add_option("--pg-statements", opt.pg_statements,
+                 "With --store postgresql: report this many statements that took the database "
+                 "the most time (pg_stat_statements)")
+      ->check(CLI::Range(0, 100));
   app.add_flag("--echo", opt.echo,
                "Also run against a bare Boost.Asio line-echo server (alone without --server)");
   app.add_option("--echo-threads", opt.echo_threads, "I/O threads of the echo server")

@@ -22,6 +22,9 @@ Robots::Robots(const LoadOptions& o, std::shared_ptr<const Game> g, bool e,
   for (int i = 0; i < opt.connections; ++i) {
     conns.push_back(std::make_shared<Conn>(*this, io, i));
     conns.back()->node = i < 2 * opt.games ? (i / 2) % nodes : i % nodes;
+    // The second player of a game on the next node, for the whole run: its commands go to the
+    // table's owner through the node link, the first player's moves reach it through the feed.
+    if (opt.spread && i < 2 * opt.games && i % 2 == 1) conns.back()->node = (i / 2 + 1) % nodes;
   }
   for (int g = 0; g < opt.games; ++g) {
     PairGame pg;
@@ -41,6 +44,22 @@ void Robots::run(std::function<void()> measuring_started) {
 
 void Robots::logged(Conn&) {
   if (++logged_in < opt.connections) return;
+  if (opt.spread && endpoints.size() > 1) {
+    // A challenge names a user of another node: each node learns who is on the others within
+    // about a second (docs/CLUSTER.md, "Presence").
+    std::cout << "all " << opt.connections << " connections logged in; waiting " << kPresenceWaitMs
+              << " ms for the nodes to see each other's users\n"
+              << std::flush;
+    timer.expires_after(std::chrono::milliseconds(kPresenceWaitMs));
+    timer.async_wait([this](boost::system::error_code ec) {
+      if (!ec) begin();
+    });
+    return;
+  }
+  begin();
+}
+
+void Robots::begin() {
   std::cout << "all " << opt.connections << " connections logged in; starting " << opt.games
             << " games\n"
             << std::flush;
@@ -67,21 +86,24 @@ void Robots::challenge(int g) {
                     conns[pg.b]->name);
 }
 
+void Robots::retry_challenge(int g) {
+  PairGame& pg = games[g];
+  ++challenge_retries;
+  if (!pg.think) pg.think = std::make_unique<asio::steady_timer>(io);
+  pg.pending = true;  // the run ends once the game is made (or given up)
+  pg.think->expires_after(std::chrono::milliseconds(200));
+  pg.think->async_wait([this, g](boost::system::error_code ec) {
+    games[g].pending = false;
+    if (!ec && !stopping) challenge(g);
+    check_done();
+  });
+}
+
 void Robots::next(int g) {
   PairGame& pg = games[g];
   if (pg.state->is_terminal()) {
     ++games_finished;
     pg.board = 0;
-    if (!stopping && conns[pg.b]->node != conns[pg.a]->node) {
-      // Back to the first player's node: the challenge names a user there.
-      pg.pending = true;
-      move_robot(pg.b, conns[pg.a]->node, [this, g] {
-        games[g].pending = false;
-        if (!stopping) challenge(g);
-        check_done();
-      });
-      return;
-    }
     if (!stopping) challenge(g);
     check_done();
     return;
@@ -129,16 +151,6 @@ void Robots::on_new_board(Conn& c, int board) {
   pg.board = board;
   pg.state = game->initial_state();
   acked[board];
-  const int nodes = static_cast<int>(endpoints.size());
-  if (opt.spread && nodes > 1 && !conns[pg.b]->token.empty() && !stopping) {
-    const int g = c.game;
-    pg.pending = true;
-    move_robot(pg.b, (conns[pg.a]->node + 1) % nodes, [this, g] {
-      games[g].pending = false;
-      next(g);
-    });
-    return;
-  }
   next(c.game);
 }
 
@@ -154,7 +166,9 @@ void Robots::on_move(Conn& c, int board, int ply, const std::string& move) {
               << "\n";
   }
   pg.pending = false;
-  latencies_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - pg.sent).count());
+  const double ms = std::chrono::duration<double, std::milli>(Clock::now() - pg.sent).count();
+  latencies_ms.push_back(ms);
+  (c.node != conns[pg.a]->node ? latencies_other_ms : latencies_home_ms).push_back(ms);
   ++moves;
   acked[board].push_back(move);
   ++acked_via[board][c.node];
@@ -208,29 +222,7 @@ void Robots::rejoin_games(const std::map<int, int>& owner_node) {
   }
 }
 
-void Robots::move_robot(int index, int node, std::function<void()> then) {
-  auto old = conns[index];
-  old->closed = true;  // closed by us, not by its node
-  boost::system::error_code ec;
-  old->socket.close(ec);
-  auto c = std::make_shared<Conn>(*this, io, index);
-  c->node = node;
-  c->name = old->name;
-  c->token = old->token;
-  c->game = old->game;
-  c->on_welcome = std::move(then);
-  conns[index] = c;
-  ++moved_robots;
-  c->start(endpoints[node]);
-}
-
 void Robots::on_resumed(Conn& c) {
-  if (c.on_welcome) {
-    auto then = std::move(c.on_welcome);
-    c.on_welcome = nullptr;
-    then();
-    return;
-  }
   if (c.game < 0) return;
   PairGame& pg = games[c.game];
   if (!pg.dead || ++pg.resumed < 2 || stopping) return;
@@ -373,6 +365,12 @@ void Conn::on_line(const std::string& line) {
   if (game >= 0 && robots.games[game].first_after_rejoin &&
       line.rfind("error: no board ", 0) == 0) {
     robots.retry_after_rejoin(game);
+    return;
+  }
+  if (robots.opt.spread && game >= 0 && robots.games[game].a == index &&
+      robots.games[game].board == 0 && line.rfind("error: no user named ", 0) == 0) {
+    // The other player's node has not told this one of them yet: asked again shortly.
+    robots.retry_challenge(game);
     return;
   }
   if (line.rfind("error: ", 0) == 0) {

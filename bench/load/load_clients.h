@@ -6,7 +6,9 @@
 //
 // With several nodes, games spread round-robin over the nodes; a game's two robots connect to
 // the same node (the node that opens its board), or with `spread` the second one to the next
-// node (the node link forwards its commands to the owner).
+// node for the whole run: the challenge names a user of another node, the board is made on the
+// challenger's node, and the second player's commands reach it through the node link (its
+// answers come back that way, the first player's moves through the event feed).
 // A robot whose node is killed stops; the move it had sent unanswered is kept as in flight
 // (it may be stored or not: nobody was told).
 #include <chrono>
@@ -31,12 +33,14 @@ struct LoadOptions {
   std::string game = "bohnduell(supply=20)";
   double rate = 0;  // offered moves/s in all (think time between moves); 0: as fast as possible
   std::uint64_t seed = 1;
-  // Several nodes: once a game's board is made on its first player's node, the second player
-  // moves to the next node (`resume`), so that its commands reach the table's owner through
-  // the node link, and back for the next challenge (a challenge names a user of that node);
-  // otherwise both stay on one node.
+  // Several nodes: a game's second player on the next node (its commands forwarded to the
+  // table's owner by the node link); otherwise both on one node.
   bool spread = false;
 };
+
+// --spread: the wait after the last login before the first challenge, so that every node has
+// read the others' presence rows (written at once, read once a second: docs/CLUSTER.md).
+inline constexpr int kPresenceWaitMs = 2500;
 
 struct Robots;
 using Clock = std::chrono::steady_clock;
@@ -59,8 +63,7 @@ struct Conn : std::enable_shared_from_this<Conn> {
   int node = 0;
   std::string name;
   std::string token;  // its resume token ("Resume token: ..."), to log in again elsewhere
-  std::function<void()> on_welcome;  // runs once `resume` is answered (it moved node)
-  int game = -1;                     // index of the pair game, -1 for idle connections
+  int game = -1;      // index of the pair game, -1 for idle connections
 };
 
 struct PairGame {
@@ -87,7 +90,11 @@ struct Robots {
   void run(std::function<void()> on_measuring);
 
   void logged(Conn& c);
+  void begin();  // every robot logged in (and, with --spread, the wait over): the games start
   void challenge(int g);
+  // --spread: a challenge answered `error: no user named` (the other node's presence not read
+  // yet) is sent again 200 ms later.
+  void retry_challenge(int g);
   void next(int g);
   void send_move(int g);
   void on_new_board(Conn& c, int board);
@@ -101,9 +108,6 @@ struct Robots {
   // A rejoined game's move answered `error: no board` (the new owner has claimed the table
   // but not loaded it yet): sent again 50 ms later.
   void retry_after_rejoin(int g);
-  // Moves robot `index` to `node`: a new connection there, `resume` with its token; `then`
-  // runs once it is welcomed back.
-  void move_robot(int index, int node, std::function<void()> then);
   void fail(const std::string& why);
   void check_done();
 
@@ -126,15 +130,18 @@ struct Robots {
   std::function<void()> on_measuring;
 
   std::vector<double> latencies_ms;
+  // The same, split: moves sent by a robot on another node than its game's challenger (with
+  // --spread, forwarded to the table's owner) and the others.
+  std::vector<double> latencies_other_ms, latencies_home_ms;
   std::vector<double> challenge_ms;  // from `GAME challenge` to its `New ... Board N`
   long moves = 0;
   long games_finished = 0;
   long errors = 0;
-  long closed_by_server = 0;                      // connections the server closed before the end
+  long challenge_retries = 0;  // --spread: challenges sent again (retry_challenge)
+  long closed_by_server = 0;   // connections the server closed before the end
   std::map<int, std::vector<std::string>> acked;  // board -> moves acknowledged, by ply
   std::map<int, std::string> in_flight;  // board -> move sent, unanswered when its node died
   std::map<int, std::map<int, long>> acked_via;
-  long moved_robots = 0;  // --spread: reconnections to another node
   Clock::time_point killed_at;
   int unanswered_at_kill = 0;    // moves in flight when their node died
   int rejoining = 0;             // games sent to their new owner

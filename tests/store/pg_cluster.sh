@@ -6,6 +6,7 @@
 #   pg_cluster.sh stop DIR         stops it at once (-m immediate) and removes DIR
 #   pg_cluster.sh pause DIR        stops the server at once (-m immediate), keeping its data
 #   pg_cluster.sh resume DIR PORT  starts it again (after pause)
+# PLATEAU_PG_EXTRA: more server options (plateau_load --pg-statements preloads pg_stat_statements).
 # As root (CI) the server runs as the `postgres` user (PostgreSQL refuses to run as root).
 # Exit 77 (skip) when the server binaries are missing and this is not root; as root (CI, where
 # scripts/install-deps.sh installs postgresql-15) their absence is a failure.
@@ -22,7 +23,7 @@ if [ "$(id -u)" -eq 0 ]; then as_owner=(runuser -u postgres --); fi
 # sets PLATEAU_PG_FSYNC=on (docs/STORE.md).
 start_server() {
   "${as_owner[@]}" "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-    -o "-p $1 -k $dir -c listen_addresses=127.0.0.1 -c shared_buffers=16MB -c max_connections=40 -c fsync=${PLATEAU_PG_FSYNC:-off}" \
+    -o "-p $1 -k $dir -c listen_addresses=127.0.0.1 -c shared_buffers=16MB -c max_connections=40 -c fsync=${PLATEAU_PG_FSYNC:-off} ${PLATEAU_PG_EXTRA:-}" \
     start >/dev/null || { cat "$dir/server.log" >&2; exit 1; }
 }
 
