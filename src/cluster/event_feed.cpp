@@ -6,6 +6,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
 
@@ -124,7 +125,6 @@ void EventFeed::publish(std::string payload) {
 Connection& EventFeed::ready_write() {
   if (!write_) {
     write_ = std::make_unique<Connection>(url_);
-    ensure_feed_tables(*write_);
     presence_all_ = true;
   } else if (!write_->ok()) {
     write_->reconnect();
@@ -192,7 +192,8 @@ void EventFeed::drain_notifications() {
     PQfreemem(n);
     if (channel == "plateau_events") {
       if (auto b = parse_batch_notice(payload)) {
-        to_read_.insert(b->table_id);
+        auto& last = to_read_[b->table_id];
+        last = std::max(last, b->last_seq);
       } else if (++bad == 1) {
         spdlog::warn("node {}: a malformed plateau_events notification dropped", options_.node_id);
       }
@@ -211,7 +212,55 @@ void EventFeed::read_table(std::int64_t table_id) {
     if (!rows.empty()) sink_.deliver(table_id, std::move(rows));
     if (!full) return;
   }
-  to_read_.insert(table_id);  // more next round
+  to_read_[table_id] = kReadAll;  // more next round
+}
+
+void EventFeed::read_pending() {
+  // Most tables have a batch or two of news: a page this small serves them all at once.
+  constexpr int kRowsPerTable = 16;
+  std::vector<std::pair<std::int64_t, std::int64_t>> news;  // (table, cursor)
+  for (const auto& [id, last] : to_read_) {
+    const auto cursor = sink_.cursor(id);
+    // Followed by nobody here, or told already (the link's answer moved the cursor there).
+    if (!cursor || *cursor >= last) continue;
+    news.emplace_back(id, *cursor);
+  }
+  to_read_.clear();
+  std::vector<std::int64_t> more;  // tables that filled their small page
+  for (std::size_t i = 0; i < news.size(); i += kTablesPerRead) {
+    const std::vector<std::pair<std::int64_t, std::int64_t>> chunk(
+        news.begin() + static_cast<std::ptrdiff_t>(i),
+        news.begin() + static_cast<std::ptrdiff_t>(std::min(news.size(), i + kTablesPerRead)));
+    std::vector<store::EventRow> rows;
+    try {
+      rows = events_after_tables(ready_write(), chunk, kRowsPerTable);
+    } catch (const std::exception&) {
+      // Read again, from their cursors, once the database answers.
+      for (std::size_t j = i; j < news.size(); ++j) to_read_[news[j].first] = kReadAll;
+      for (auto id : more) to_read_[id] = kReadAll;
+      throw;
+    }
+    // By table id, then seq: one delivery per table.
+    std::size_t begin = 0;
+    while (begin < rows.size()) {
+      const std::int64_t id = rows[begin].table_id;
+      std::size_t end = begin;
+      while (end < rows.size() && rows[end].table_id == id) ++end;
+      std::vector<store::EventRow> mine(std::make_move_iterator(rows.begin() + begin),
+                                        std::make_move_iterator(rows.begin() + end));
+      if (static_cast<int>(mine.size()) == kRowsPerTable) more.push_back(id);
+      sink_.deliver(id, std::move(mine));
+      begin = end;
+    }
+  }
+  for (std::size_t i = 0; i < more.size(); ++i) {
+    try {
+      read_table(more[i]);
+    } catch (const std::exception&) {
+      for (std::size_t j = i; j < more.size(); ++j) to_read_[more[j]] = kReadAll;
+      throw;
+    }
+  }
 }
 
 void EventFeed::work() {
@@ -221,13 +270,13 @@ void EventFeed::work() {
   std::deque<std::string> outbox;
   {
     std::lock_guard lock(mutex_);
-    to_read_.insert(wanted_.begin(), wanted_.end());
+    for (auto id : wanted_) to_read_[id] = kReadAll;
     wanted_.clear();
     presence.swap(presence_);
     outbox.swap(outbox_);
   }
   if (resync_all_) {
-    for (auto id : sink_.followed()) to_read_.insert(id);
+    for (auto id : sink_.followed()) to_read_[id] = kReadAll;
   }
   try {
     Connection& db = ready_write();
@@ -237,23 +286,18 @@ void EventFeed::work() {
       presence.clear();
       listing_.clear();  // and the listing written again
     }
-    for (const auto& name : presence) set_present(db, options_.node_id, name, sink_.online(name));
+    {
+      std::vector<std::string> online, offline;
+      for (const auto& name : presence) (sink_.online(name) ? online : offline).push_back(name);
+      set_present(db, options_.node_id, online, offline);
+    }
     presence.clear();
     while (!outbox.empty()) {
       db.run("SELECT pg_notify('plateau_notices', $1)", store::pg::Params().text(outbox.front()));
       outbox.pop_front();
     }
     resync_all_ = false;
-    while (!to_read_.empty()) {
-      const std::int64_t id = *to_read_.begin();
-      to_read_.erase(to_read_.begin());
-      try {
-        read_table(id);
-      } catch (const store::pg::ConnectionLost&) {
-        to_read_.insert(id);
-        throw;
-      }
-    }
+    read_pending();
     const std::int64_t now = steady_ms();
     const bool refresh = now - listing_at_ms_ >= 1000;
     if (refresh) {

@@ -7,7 +7,9 @@
 //     per committed batch): for a table the sink follows (FeedSink::cursor), the rows with
 //     seq > the cursor are read from table_events (not FIRST..LAST: reading from the cursor
 //     closes any gap) and handed to FeedSink::deliver, in seq order, once per batch whatever
-//     the number of followers;
+//     the number of followers. A table whose cursor is at LAST_SEQ already (its follower was
+//     told by the node link's answer) is not read; the tables with news in one round are read
+//     in one query (events_after_tables, a few rows each; one with more is read page by page);
 //   * plateau_notices (publish()): a user-addressed notice, handed to FeedSink::notice as it
 //     came (the sink validates it: the database is a trust boundary);
 //   * presence: the names the sink says are online here are written to plateau_presence
@@ -21,10 +23,12 @@
 // The feed's own database sessions are named like the node's others (cluster_db.h
 // application_name): one that LISTENs, one for the thread's reads and writes.
 #include <atomic>
+#include <climits>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -116,6 +120,9 @@ class EventFeed {
   void drain_notifications();  // PQconsumeInput / PQnotifies
   void work();                 // reads, presence, notices, listing
   void read_table(std::int64_t table_id);
+  // Reads every table of to_read_ with news past its cursor: a few rows each in one query per
+  // kTablesPerRead tables, then page by page (read_table) those that had more.
+  void read_pending();
   void wait_for_input();
   Connection& ready_write();
 
@@ -125,11 +132,14 @@ class EventFeed {
   struct Listen;
   std::unique_ptr<Listen> listen_;     // the thread's only
   std::unique_ptr<Connection> write_;  // the thread's only
-  std::set<std::int64_t> to_read_;     // the thread's only
-  bool resync_all_ = false;            // the thread's only
-  bool presence_all_ = true;           // the thread's only
-  std::int64_t listing_at_ms_ = 0;     // the thread's only
-  std::string listing_;                // the thread's only: last written
+  // Tables to read, each with the last seq announced for it (kReadAll: read whatever the
+  // cursor, e.g. a new follower or a reconnection). The thread's only.
+  static constexpr std::int64_t kReadAll = INT64_MAX;
+  std::map<std::int64_t, std::int64_t> to_read_;
+  bool resync_all_ = false;         // the thread's only
+  bool presence_all_ = true;        // the thread's only
+  std::int64_t listing_at_ms_ = 0;  // the thread's only
+  std::string listing_;             // the thread's only: last written
   std::atomic<int> listens_{0};
   int failures_ = 0;                 // the thread's only: failed connections since the last success
   int write_failures_ = 0;           // the thread's only: failed rounds of work() in a row

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <nlohmann/json.hpp>
+#include <stdexcept>
 
 namespace plateau::cluster {
 
@@ -19,21 +20,48 @@ static_assert(kLiveWithinMs == 2000, "PLATEAU_LIVE_NODES says 2000");
 
 #define PLATEAU_NOW_MS "(extract(epoch FROM statement_timestamp()) * 1000)::bigint"
 
-}  // namespace
+// A PostgreSQL array literal of `values`, each quoted: {"a","b\\"c"}.
+template <typename Range, typename Get>
+std::string array_literal(const Range& values, Get get) {
+  std::string out = "{";
+  for (const auto& v : values) {
+    if (out.size() > 1) out += ',';
+    out += '"';
+    for (char c : get(v)) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c;
+    }
+    out += '"';
+  }
+  return out + "}";
+}
 
-void ensure_feed_tables(Connection& db) {
-  // Two nodes starting at once may both try: the second CREATE fails on the catalog's unique
-  // index; the tables are there then.
+std::string text_array(const std::vector<std::string>& values) {
+  return array_literal(values, [](const std::string& v) -> const std::string& { return v; });
+}
+
+std::string ascii_lower(std::string s) {
+  for (char& c : s) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return s;
+}
+
+// Runs `statements` (BEGIN ... COMMIT) in one round trip; a failed one rolls the transaction
+// back before the error goes on.
+void run_transaction(Connection& db, const std::vector<store::pg::Statement>& statements) {
   try {
-    db.exec(
-        "CREATE TABLE IF NOT EXISTS plateau_presence (node TEXT NOT NULL, name TEXT NOT NULL, "
-        "since BIGINT NOT NULL, PRIMARY KEY (node, name));"
-        "CREATE TABLE IF NOT EXISTS plateau_listings (node TEXT PRIMARY KEY, body TEXT NOT NULL, "
-        "at BIGINT NOT NULL)");
-  } catch (const store::pg::Error& e) {
-    if (e.sqlstate() != "23505" && e.sqlstate() != "42P07") throw;
+    db.run_pipeline(statements);
+  } catch (const store::pg::Error&) {
+    try {
+      db.exec("ROLLBACK");
+    } catch (...) {
+    }
+    throw;
   }
 }
+
+}  // namespace
 
 std::vector<store::EventRow> events_after(Connection& db, std::int64_t table_id, std::int64_t after,
                                           int limit) {
@@ -49,37 +77,63 @@ std::vector<store::EventRow> events_after(Connection& db, std::int64_t table_id,
   return out;
 }
 
-void set_present(Connection& db, const std::string& node, const std::string& name, bool online) {
-  if (online) {
-    db.run("INSERT INTO plateau_presence(node, name, since) VALUES ($1, $2, " PLATEAU_NOW_MS
-           ") ON CONFLICT (node, name) DO NOTHING",
-           Params().text(node).text(name));
-  } else {
-    db.run("DELETE FROM plateau_presence WHERE node = $1 AND name = $2",
-           Params().text(node).text(name));
+std::vector<store::EventRow> events_after_tables(
+    Connection& db, const std::vector<std::pair<std::int64_t, std::int64_t>>& cursors, int limit) {
+  if (cursors.size() > kTablesPerRead) {
+    throw std::invalid_argument("events_after_tables: more than kTablesPerRead tables");
   }
+  std::vector<store::EventRow> out;
+  if (cursors.empty()) return out;
+  std::string ids = "{", afters = "{";
+  for (const auto& [id, after] : cursors) {
+    if (ids.size() > 1) {
+      ids += ',';
+      afters += ',';
+    }
+    ids += std::to_string(id);
+    afters += std::to_string(after);
+  }
+  ids += '}';
+  afters += '}';
+  // One index range per table (the primary key (table_id, seq)), each cut at `limit`.
+  Result r = db.run(
+      "SELECT e.table_id, e.seq, e.kind, e.body FROM unnest($1::bigint[], $2::bigint[]) AS "
+      "c(id, after) CROSS JOIN LATERAL (SELECT table_id, seq, kind, body FROM table_events "
+      "WHERE table_id = c.id AND seq > c.after ORDER BY seq LIMIT $3) e ORDER BY e.table_id, e.seq",
+      Params().text(ids).text(afters).integer(limit));
+  out.reserve(static_cast<std::size_t>(r.rows()));
+  for (int i = 0; i < r.rows(); ++i) {
+    out.push_back({r.integer(i, 0), r.integer(i, 1), r.text(i, 2), r.text(i, 3)});
+  }
+  return out;
+}
+
+namespace {
+
+constexpr const char* kInsertPresence =
+    "INSERT INTO plateau_presence(node, name, since) SELECT $1, n, " PLATEAU_NOW_MS
+    " FROM unnest($2::text[]) AS n ON CONFLICT (node, name) DO NOTHING";
+
+}  // namespace
+
+void set_present(Connection& db, const std::string& node, const std::vector<std::string>& online,
+                 const std::vector<std::string>& offline) {
+  if (online.empty() && offline.empty()) return;
+  run_transaction(db, {{"BEGIN", {}},
+                       {"SET LOCAL synchronous_commit = off", {}},
+                       {"DELETE FROM plateau_presence WHERE node = $1 AND name = ANY($2::text[])",
+                        Params().text(node).text(text_array(offline))},
+                       {kInsertPresence, Params().text(node).text(text_array(online))},
+                       {"COMMIT", {}}});
 }
 
 void reset_presence(Connection& db, const std::string& node,
                     const std::vector<std::string>& names) {
-  db.exec("BEGIN");
-  try {
-    db.run("DELETE FROM plateau_presence WHERE node = $1", Params().text(node));
-    for (const auto& n : names) {
-      db.run("INSERT INTO plateau_presence(node, name, since) VALUES ($1, $2, " PLATEAU_NOW_MS
-             ") ON CONFLICT (node, name) DO NOTHING",
-             Params().text(node).text(n));
-    }
-    db.exec("COMMIT");
-  } catch (...) {
-    if (db.ok()) {
-      try {
-        db.exec("ROLLBACK");
-      } catch (...) {
-      }
-    }
-    throw;
-  }
+  run_transaction(db, {{"BEGIN", {}},
+                       {"SET LOCAL synchronous_commit = off", {}},
+                       {"DELETE FROM plateau_presence WHERE node = $1", Params().text(node)},
+                       {kInsertPresence, Params().text(node).text(text_array(names))},
+                       {"COMMIT", {}}});
 }
 
 std::vector<std::string> remote_presence(Connection& db, const std::string& self) {
@@ -95,7 +149,41 @@ std::vector<std::string> remote_presence(Connection& db, const std::string& self
 void forget_gone_nodes(Connection& db) {
   db.exec(
       "DELETE FROM plateau_presence WHERE node NOT IN (SELECT id FROM nodes);"
-      "DELETE FROM plateau_listings WHERE node NOT IN (SELECT id FROM nodes)");
+      "DELETE FROM plateau_listings WHERE node NOT IN (SELECT id FROM nodes);"
+      "DELETE FROM plateau_seats WHERE node NOT IN (SELECT id FROM nodes)");
+}
+
+void put_seats(Connection& db, const std::string& node, const std::vector<SeatRow>& added,
+               const std::vector<SeatRow>& removed, bool reset) {
+  if (!reset && added.empty() && removed.empty()) return;
+  auto ids = [](const std::vector<SeatRow>& rows) {
+    std::string out = "{";
+    for (const auto& r : rows) {
+      if (out.size() > 1) out += ',';
+      out += std::to_string(r.table_id);
+    }
+    return out + "}";
+  };
+  auto names = [](const std::vector<SeatRow>& rows) {
+    return array_literal(rows, [](const SeatRow& r) { return ascii_lower(r.name); });
+  };
+  std::vector<store::pg::Statement> st{{"BEGIN", {}}, {"SET LOCAL synchronous_commit = off", {}}};
+  if (reset) {
+    st.push_back({"DELETE FROM plateau_seats WHERE node = $1", Params().text(node)});
+  } else if (!removed.empty()) {
+    st.push_back(
+        {"DELETE FROM plateau_seats WHERE node = $1 AND (table_id, name) IN "
+         "(SELECT * FROM unnest($2::bigint[], $3::text[]))",
+         Params().text(node).text(ids(removed)).text(names(removed))});
+  }
+  if (!added.empty()) {
+    st.push_back(
+        {"INSERT INTO plateau_seats(node, table_id, name) SELECT $1, t, n FROM "
+         "unnest($2::bigint[], $3::text[]) AS x(t, n) ON CONFLICT DO NOTHING",
+         Params().text(node).text(ids(added)).text(names(added))});
+  }
+  st.push_back({"COMMIT", {}});
+  run_transaction(db, st);
 }
 
 void put_listing(Connection& db, const std::string& node, const std::string& body) {
@@ -115,25 +203,19 @@ std::vector<std::pair<std::string, std::string>> remote_listings(Connection& db,
   return out;
 }
 
-namespace {
-
-std::string ascii_lower(std::string s) {
-  for (char& c : s) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return s;
-}
-
-// seated_tables when a row is not JSON (damaged: the database refuses the whole query): the
-// rows that name the user ("name":"NAME"), read here one by one, a damaged one left out.
-std::vector<SeatedTable> seated_tables_checked(Connection& db, const std::string& self,
-                                               const std::string& name, int limit) {
+std::vector<SeatedTable> seated_tables(Connection& db, const std::string& self,
+                                       const std::string& name, int limit) {
+  // The candidates by index (plateau_seats, the owner's rows), each owned by the node that
+  // wrote the row; the row's snapshot (tables.data, Table::data_json) then says whether the
+  // game is still on and the user really sits there (a seat row lags its table by up to a
+  // second). Read as text and parsed here: one damaged row does not fail the others.
   Result r = db.run(
       "SELECT t.id, t.game, t.number, "
       "COALESCE((SELECT max(seq) FROM table_events e WHERE e.table_id = t.id), 0), t.data "
-      "FROM tables t WHERE t.owner <> $1 AND t.owner IN " PLATEAU_LIVE_NODES
-      " AND strpos(lower(t.data), lower($2)) > 0 ORDER BY t.id",
-      Params().text(self).text("\"name\":\"" + name + "\""));
+      "FROM plateau_seats s JOIN tables t ON t.id = s.table_id AND t.owner = s.node "
+      "WHERE s.name = $2 AND s.node <> $1 AND s.node IN " PLATEAU_LIVE_NODES
+      " ORDER BY t.id LIMIT $3",
+      Params().text(self).text(ascii_lower(name)).integer(4 * static_cast<std::int64_t>(limit)));
   const std::string want = ascii_lower(name);
   std::vector<SeatedTable> out;
   for (int i = 0; i < r.rows() && static_cast<int>(out.size()) < limit; ++i) {
@@ -160,36 +242,6 @@ std::vector<SeatedTable> seated_tables_checked(Connection& db, const std::string
     }
   }
   return out;
-}
-
-}  // namespace
-
-std::vector<SeatedTable> seated_tables(Connection& db, const std::string& self,
-                                       const std::string& name, int limit) {
-  // The seats are in the table's snapshot (tables.data, Table::data_json): read as jsonb, but
-  // only for the rows whose text names the user at all (compact JSON: "name":"NAME"), so that
-  // a login does not parse every table of the other nodes (OFFSET 0 keeps that filter first).
-  try {
-    Result r = db.run(
-        "SELECT t.id, t.game, t.number, "
-        "COALESCE((SELECT max(seq) FROM table_events e WHERE e.table_id = t.id), 0) "
-        "FROM (SELECT id, game, number, data FROM tables WHERE owner <> $1 AND owner "
-        "IN " PLATEAU_LIVE_NODES
-        " AND strpos(lower(data), lower($4)) > 0 OFFSET 0) t "
-        "WHERE t.data::jsonb->>'status' IN ('setup', 'playing') AND EXISTS (SELECT 1 FROM "
-        "jsonb_array_elements(t.data::jsonb->'seats') s WHERE s->>'kind' = 'user' "
-        "AND lower(s->>'name') = lower($2)) ORDER BY t.id LIMIT $3",
-        Params().text(self).text(name).integer(limit).text("\"name\":\"" + name + "\""));
-    std::vector<SeatedTable> out;
-    for (int i = 0; i < r.rows(); ++i) {
-      out.push_back(
-          {r.integer(i, 0), r.text(i, 1), static_cast<int>(r.integer(i, 2)), r.integer(i, 3)});
-    }
-    return out;
-  } catch (const store::pg::Error& e) {
-    if (e.sqlstate() != "22P02") throw;  // not a row that is not JSON
-    return seated_tables_checked(db, self, name, limit);
-  }
 }
 
 }  // namespace plateau::cluster

@@ -101,10 +101,15 @@ bool Lobby::forward_table_command(Ctx& ctx, const Command& c) {
   }
   const auto& [table_game, owner] = owners.front();
   const std::string what = table_game + " " + std::to_string(number);
+  {
+    std::lock_guard lock(f.mutex);
+    f.homes[ctx.client.get()].board = number;
+  }
   send_forwarded(ctx, owner, false,
-                 [client = ctx.client, done = ctx.done, what, peer = owner.id](
-                     cluster::LinkFailure, const std::string& why) {
+                 [fwd = forwarding_, client = ctx.client, done = ctx.done, what, number,
+                  peer = owner.id](cluster::LinkFailure, const std::string& why) {
                    spdlog::warn("forward: {} for {}: {}", what, client->describe(), why);
+                   fwd->forget_owner(number, peer);  // read again next time
                    client->on_strand([client, done, what, peer] {
                      client->send(error_event(what + " is served by node " + peer +
                                               ", which cannot be reached now: try again"),
@@ -243,6 +248,7 @@ void Lobby::send_forwarded(Ctx& ctx, const store::NodeRow& to, bool new_table,
         // The trailer: the table the command was about, where the client stands there.
         std::optional<json> table;
         if (auto t = frame.find("table"); t != frame.end() && t->is_object()) table = *t;
+        if (!new_table) fwd->answered(client.get(), peer, table.has_value());
         const std::int64_t seen = *max_seq;
         const bool replay = *replayed;
         client->on_strand([this, fwd, client, done, table, seen, replay, since, peer, new_table] {

@@ -14,6 +14,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cluster/node_link.h"
@@ -163,11 +164,45 @@ struct Lobby::Forwarding {
     std::set<std::string> peers;                   // the nodes that ran its commands
     std::map<std::int64_t, std::string> followed;  // table id -> "game number"
     std::optional<Remote> current;                 // its current table, served elsewhere
+    int board = 0;  // the board number of its command in flight (0: a new table)
   };
+  // A board number's owners, as read from the database. Kept kOwnerCacheTime after the read,
+  // and again each time one of them answers a command for it with the table (no new read
+  // while a table is played); dropped when that owner answers without it or cannot be reached.
   struct Owners {
     std::vector<std::pair<std::string, store::NodeRow>> owners;
     Clock::time_point until;
   };
+  // Owner `peer` answered the command in flight of `client` for a board: with its table (the
+  // cache entry lives on) or without (dropped: the table is not there any more).
+  void answered(const Client* client, const std::string& peer, bool with_table) {
+    std::lock_guard lock(mutex);
+    auto home = homes.find(client);
+    if (home == homes.end() || home->second.board == 0) return;
+    const int number = std::exchange(home->second.board, 0);
+    auto it = owners.find(number);
+    if (it == owners.end() || it->second.owners.size() != 1 ||
+        it->second.owners.front().second.id != peer) {
+      return;
+    }
+    if (with_table) {
+      it->second.until = std::max(it->second.until, Clock::now() + forwarding::kOwnerCacheTime);
+    } else {
+      owners.erase(it);
+    }
+  }
+  // Board `number`'s entry, if `peer` is its owner there: dropped (`peer` cannot be reached).
+  void forget_owner(int number, const std::string& peer) {
+    std::lock_guard lock(mutex);
+    auto it = owners.find(number);
+    if (it == owners.end()) return;
+    for (const auto& o : it->second.owners) {
+      if (o.second.id == peer) {
+        owners.erase(it);
+        return;
+      }
+    }
+  }
   std::mutex mutex;
   std::uint64_t next_cid = 0;
   std::map<const Client*, Home> homes;

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <iterator>
 
 #include "cluster/feed_db.h"
 #include "core/registry.h"
@@ -46,12 +47,43 @@ void RemoteFeed::follow(const std::shared_ptr<Client>& client, std::int64_t tabl
 std::map<std::int64_t, std::int64_t> RemoteFeed::positions(const std::shared_ptr<Client>& client) {
   std::lock_guard lock(mutex_);
   std::map<std::int64_t, std::int64_t> out;
-  for (const auto& [id, t] : tables_) {
-    for (const auto& f : t.followers) {
-      if (f.key == client.get()) out[id] = f.after;
+  auto mine = by_client_.find(client.get());
+  if (mine == by_client_.end()) return out;
+  for (const auto id : mine->second) {
+    auto t = tables_.find(id);
+    if (t == tables_.end()) continue;
+    for (const auto& f : t->second.followers) {
+      if (f.key == client.get() && !f.client.expired()) out[id] = f.after;
     }
   }
   return out;
+}
+
+void RemoteFeed::erase_followers_locked(std::int64_t table_id,
+                                        const std::function<bool(const Follower&)>& drop) {
+  auto it = tables_.find(table_id);
+  if (it == tables_.end()) return;
+  auto& fs = it->second.followers;
+  std::vector<const Client*> keys;
+  for (const auto& f : fs) {
+    if (drop(f)) keys.push_back(f.key);
+  }
+  if (keys.empty()) return;
+  std::erase_if(fs, drop);
+  if (fs.empty()) tables_.erase(it);
+  // The index keeps the table for a key while any follower of that key (an address a new
+  // client may reuse) is left there.
+  it = tables_.find(table_id);
+  for (const Client* key : keys) {
+    if (it != tables_.end() && std::any_of(it->second.followers.begin(), it->second.followers.end(),
+                                           [&](const Follower& f) { return f.key == key; })) {
+      continue;
+    }
+    auto c = by_client_.find(key);
+    if (c == by_client_.end()) continue;
+    c->second.erase(table_id);
+    if (c->second.empty()) by_client_.erase(c);
+  }
 }
 
 void RemoteFeed::send_answer(const std::shared_ptr<Client>& client, std::int64_t table_id,
@@ -94,6 +126,7 @@ void RemoteFeed::add(const std::shared_ptr<Client>& client, std::int64_t table_i
       if (it == tables_.end()) it = tables_.emplace(table_id, Followed{game, number, {}}).first;
       it->second.followers.push_back(
           {client, client.get(), std::max<std::int64_t>(0, after_seq), seated_as});
+      by_client_[client.get()].insert(table_id);
     }
   }
   if (!refused.empty()) {
@@ -110,8 +143,14 @@ void RemoteFeed::add(const std::shared_ptr<Client>& client, std::int64_t table_i
 std::string RemoteFeed::refusal_locked(const std::shared_ptr<Client>& client,
                                        bool new_table) const {
   std::size_t mine = 0;
-  for (const auto& [id, t] : tables_) {
-    for (const auto& f : t.followers) mine += f.key == client.get() && !f.client.expired();
+  if (auto c = by_client_.find(client.get()); c != by_client_.end()) {
+    for (const auto id : c->second) {
+      auto t = tables_.find(id);
+      if (t == tables_.end()) continue;
+      for (const auto& f : t->second.followers) {
+        mine += f.key == client.get() && !f.client.expired();
+      }
+    }
   }
   if (mine >= kMaxTablesPerClient) {
     return "you follow " + std::to_string(mine) + " tables of other nodes already; leave one";
@@ -124,29 +163,20 @@ std::string RemoteFeed::refusal_locked(const std::shared_ptr<Client>& client,
 
 void RemoteFeed::unfollow(const std::shared_ptr<Client>& client, std::int64_t table_id) {
   std::lock_guard lock(mutex_);
-  auto it = tables_.find(table_id);
-  if (it == tables_.end()) return;
-  auto& fs = it->second.followers;
-  fs.erase(std::remove_if(fs.begin(), fs.end(),
-                          [&](const Follower& f) { return f.key == client.get(); }),
-           fs.end());
-  if (fs.empty()) tables_.erase(it);
+  erase_followers_locked(table_id, [&](const Follower& f) { return f.key == client.get(); });
 }
 
 std::optional<std::int64_t> RemoteFeed::cursor(std::int64_t table_id) {
   std::lock_guard lock(mutex_);
+  erase_followers_locked(table_id, [](const Follower& f) { return f.client.expired(); });
   auto it = tables_.find(table_id);
   if (it == tables_.end()) return std::nullopt;
-  auto& fs = it->second.followers;
-  fs.erase(
-      std::remove_if(fs.begin(), fs.end(), [](const Follower& f) { return f.client.expired(); }),
-      fs.end());
-  if (fs.empty()) {
+  if (it->second.followers.empty()) {
     tables_.erase(it);
     return std::nullopt;
   }
   std::int64_t least = INT64_MAX;
-  for (const auto& f : fs) least = std::min(least, f.after);
+  for (const auto& f : it->second.followers) least = std::min(least, f.after);
   return least;
 }
 
@@ -169,14 +199,13 @@ void RemoteFeed::deliver(std::int64_t table_id, std::vector<store::EventRow> row
     std::lock_guard lock(mutex_);
     auto it = tables_.find(table_id);
     if (it == tables_.end()) return;
-    auto& fs = it->second.followers;
     if (local(table_id, it->second.game, it->second.number)) {
       // Taken over by this node: its players hear it from the table now, not twice.
-      fs.erase(std::remove_if(fs.begin(), fs.end(),
-                              [](const Follower& f) { return !f.seated_as.empty(); }),
-               fs.end());
+      erase_followers_locked(table_id, [](const Follower& f) { return !f.seated_as.empty(); });
+      it = tables_.find(table_id);
+      if (it == tables_.end()) return;
     }
-    for (auto& f : fs) {
+    for (auto& f : it->second.followers) {
       auto c = f.client.lock();
       if (!c || f.after >= last) continue;
       std::vector<std::shared_ptr<const RenderedEvent>> mine;
@@ -247,6 +276,12 @@ void RemoteFeed::notice(const std::string& payload) {
 
 void RemoteFeed::notify_seated(std::int64_t table_id, const std::string& game, int number,
                                const std::vector<std::string>& seated) {
+  {
+    // Its seats go to the database at the feed's next round (a login elsewhere finds them).
+    std::lock_guard lock(mutex_);
+    if (new_tables_.size() < 10000) new_tables_.emplace_back(game, number);
+  }
+  feed_.wake();
   for (const auto& name : seated) {
     // Connected here: the table tells them itself. Elsewhere (or nowhere): the node they are
     // on, if any, makes them follow it.
@@ -277,14 +312,14 @@ void RemoteFeed::arrived(const std::shared_ptr<Client>& client, const std::strin
 
 void RemoteFeed::left(const std::shared_ptr<Client>& client, const std::string& user) {
   std::lock_guard lock(mutex_);
-  for (auto& [id, t] : tables_) {
-    auto& fs = t.followers;
-    fs.erase(std::remove_if(fs.begin(), fs.end(),
-                            [&](const Follower& f) {
-                              return f.key == client.get() && !f.seated_as.empty() &&
-                                     to_lower(f.seated_as) == to_lower(user);
-                            }),
-             fs.end());
+  auto mine = by_client_.find(client.get());
+  if (mine == by_client_.end()) return;
+  const std::vector<std::int64_t> ids(mine->second.begin(), mine->second.end());
+  for (const auto id : ids) {
+    erase_followers_locked(id, [&](const Follower& f) {
+      return f.key == client.get() && !f.seated_as.empty() &&
+             to_lower(f.seated_as) == to_lower(user);
+    });
   }
 }
 
@@ -302,7 +337,78 @@ std::string RemoteFeed::listing() {
   return json_text(items);
 }
 
+void RemoteFeed::write_seats(cluster::Connection& db) {
+  std::set<cluster::SeatRow> now;
+  for (const auto& s : lobby_.table_summaries()) {
+    if (s.status != TableStatus::kSetup && s.status != TableStatus::kPlaying) continue;
+    const auto table = lobby_.find_table(s.game, s.number);
+    if (!table) continue;
+    for (const auto& seat : s.seats) {
+      if (seat.kind == SeatKind::kUser && !seat.name.empty()) {
+        now.insert({table->id(), to_lower(seat.name)});
+      }
+    }
+  }
+  std::vector<cluster::SeatRow> added, removed;
+  if (seats_reset_) {
+    added.assign(now.begin(), now.end());
+  } else {
+    std::set_difference(now.begin(), now.end(), seats_written_.begin(), seats_written_.end(),
+                        std::back_inserter(added));
+    std::set_difference(seats_written_.begin(), seats_written_.end(), now.begin(), now.end(),
+                        std::back_inserter(removed));
+  }
+  try {
+    cluster::put_seats(db, feed_.node_id(), added, removed, seats_reset_);
+  } catch (...) {
+    seats_reset_ = true;  // whatever was written, all of it again next time
+    throw;
+  }
+  seats_reset_ = false;
+  seats_written_ = std::move(now);
+}
+
+void RemoteFeed::write_new_seats(cluster::Connection& db) {
+  std::vector<std::pair<std::string, int>> made;
+  {
+    std::lock_guard lock(mutex_);
+    made.swap(new_tables_);
+  }
+  std::vector<cluster::SeatRow> added;
+  for (const auto& [game, number] : made) {
+    const auto table = lobby_.find_table(game, number);
+    if (!table) continue;
+    const TableSummary s = table->summary();
+    if (s.status != TableStatus::kSetup && s.status != TableStatus::kPlaying) continue;
+    for (const auto& seat : s.seats) {
+      cluster::SeatRow row{table->id(), to_lower(seat.name)};
+      if (seat.kind == SeatKind::kUser && !seat.name.empty() && !seats_written_.count(row)) {
+        added.push_back(std::move(row));
+      }
+    }
+  }
+  if (added.empty()) return;
+  try {
+    cluster::put_seats(db, feed_.node_id(), added, {}, false);
+  } catch (...) {
+    seats_reset_ = true;
+    throw;
+  }
+  seats_written_.insert(added.begin(), added.end());
+}
+
 void RemoteFeed::round(cluster::Connection& db, bool refresh) {
+  // A new table's seats at once, any other change (a join, a leave, an end, a takeover) within
+  // a second.
+  if (refresh || seats_reset_) {
+    {
+      std::lock_guard lock(mutex_);
+      new_tables_.clear();  // all of them now
+    }
+    write_seats(db);
+  } else {
+    write_new_seats(db);
+  }
   std::vector<std::pair<std::weak_ptr<Client>, std::string>> arrivals;
   {
     std::lock_guard lock(mutex_);

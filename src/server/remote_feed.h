@@ -14,6 +14,10 @@
 //     every live node (remote_names(), refreshed once a second).
 //   * listings: this node's visible tables are written to the database; `tables` and
 //     /api/tables add those of every live node (remote_listing(), refreshed once a second).
+//   * seats: the users seated at this node's tables not over are written to the database
+//     (plateau_seats, indexed by name): a new table's at the feed's next round (milliseconds
+//     after it is stored), any other change within a second; a login on another node finds
+//     them there.
 //   * notices to a user on whatever node: a challenge (notify_seated) makes the challenged
 //     player, connected elsewhere, follow the new table from its first event; a player who
 //     logs in or resumes here follows the tables of other nodes where they sit (arrived).
@@ -23,14 +27,17 @@
 // Bounds: kMaxTablesPerClient tables followed per connection, kMaxTables tables per node
 // (beyond, follow() answers the client an error and does nothing).
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "cluster/event_feed.h"
+#include "cluster/feed_db.h"
 #include "server/rate_limited_log.h"
 #include "server/remote_follow.h"
 
@@ -106,6 +113,11 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
   std::vector<std::string> online_names() override;
   std::string listing() override;
   void round(cluster::Connection& db, bool refresh) override;
+  // Writes the difference between this node's seats now and those written last (all of them
+  // again after a failure). On the feed's thread.
+  void write_seats(cluster::Connection& db);
+  // Adds the seats of the tables made since the last round (new_tables_). On the feed's thread.
+  void write_new_seats(cluster::Connection& db);
 
   struct Follower {
     std::weak_ptr<Client> client;
@@ -121,6 +133,10 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
     std::vector<Follower> followers;
   };
   bool local(std::int64_t table_id, const std::string& game, int number) const;
+  // Removes the followers of table `table_id` that `drop` picks (the table too if none is
+  // left), keeping by_client_ in step. With mutex_ held.
+  void erase_followers_locked(std::int64_t table_id,
+                              const std::function<bool(const Follower&)>& drop);
   std::string refusal_locked(const std::shared_ptr<Client>& client, bool new_table) const;
   void add(const std::shared_ptr<Client>& client, std::int64_t table_id, const std::string& game,
            int number, std::int64_t after_seq, const std::string& seated_as);
@@ -129,10 +145,17 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
   cluster::EventFeed feed_;
   mutable std::mutex mutex_;
   std::map<std::int64_t, Followed> tables_;
+  // For each client key, the tables where it has a follower (live or not): what a client
+  // follows is found without going through every table (positions() runs per forwarded
+  // command).
+  std::map<const Client*, std::set<std::int64_t>> by_client_;
   std::vector<std::pair<std::weak_ptr<Client>, std::string>> arrivals_;
   std::vector<std::string> remote_names_;
   std::vector<Listed> remote_listing_;
-  unsigned refreshes_ = 0;  // the feed's thread only
+  unsigned refreshes_ = 0;                    // the feed's thread only
+  std::set<cluster::SeatRow> seats_written_;  // the feed's thread only
+  bool seats_reset_ = true;  // the feed's thread only: replace every row of this node
+  std::vector<std::pair<std::string, int>> new_tables_;  // (game, number) made since the last round
   RateLimitedLog bad_notices_;
   RateLimitedLog refusals_;
 };

@@ -8,6 +8,8 @@
 // - chat.seq is an identity column (SQLite's AUTOINCREMENT).
 // - 10 adds the nodes and each table's owner and epoch (issue 16, items 2-4): times and epochs
 //   are BIGINT; an index finds a node's tables at a takeover.
+// - 11 adds what the nodes share that lives only as long as they do (cluster/feed_db.h):
+//   presence, listings and seats; SQLite's 11 is empty (one server has nothing to share).
 #include "store/migrations.h"
 
 namespace plateau::store {
@@ -141,6 +143,30 @@ CREATE TABLE nodes (
 ALTER TABLE tables ADD COLUMN owner TEXT NOT NULL DEFAULT '';
 ALTER TABLE tables ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0;
 CREATE INDEX tables_by_owner ON tables(owner);
+)sql",
+      // 11: what the nodes share while they live (docs/CLUSTER.md, "Events across nodes"): who
+      // is logged in where, each node's listing, and the users seated at each node's tables
+      // not over, by name (a login finds its tables on other nodes by this index). IF NOT
+      // EXISTS: the event feed made the first two itself before this version.
+      R"sql(
+CREATE TABLE IF NOT EXISTS plateau_presence (
+  node TEXT NOT NULL,
+  name TEXT NOT NULL,
+  since BIGINT NOT NULL,
+  PRIMARY KEY (node, name)
+);
+CREATE TABLE IF NOT EXISTS plateau_listings (
+  node TEXT PRIMARY KEY,
+  body TEXT NOT NULL,
+  at BIGINT NOT NULL
+);
+CREATE TABLE plateau_seats (
+  node TEXT NOT NULL,
+  table_id BIGINT NOT NULL,
+  name TEXT NOT NULL,
+  PRIMARY KEY (node, table_id, name)
+);
+CREATE INDEX plateau_seats_by_name ON plateau_seats(name);
 )sql",
   };
   return kMigrations;
