@@ -104,6 +104,17 @@ void EventFeed::presence_changed(const std::string& name) {
   [[maybe_unused]] auto n = ::write(wake_fd_, &one, sizeof one);
 }
 
+bool EventFeed::run(std::function<void(Connection*)> job) {
+  {
+    std::lock_guard lock(mutex_);
+    if (stopping_ || jobs_.size() >= kMaxJobs) return false;
+    jobs_.push_back(std::move(job));
+  }
+  const std::uint64_t one = 1;
+  [[maybe_unused]] auto n = ::write(wake_fd_, &one, sizeof one);
+  return true;
+}
+
 void EventFeed::publish(std::string payload) {
   if (payload.size() > kMaxNoticeBytes) {
     spdlog::warn("node {}: a notice of {} bytes is too long; dropped", options_.node_id,
@@ -264,6 +275,29 @@ void EventFeed::read_pending() {
 }
 
 void EventFeed::work() {
+  std::deque<std::function<void(Connection*)>> jobs;
+  {
+    std::lock_guard lock(mutex_);
+    jobs.swap(jobs_);
+  }
+  for (auto& job : jobs) {
+    Connection* db = nullptr;
+    if (steady_ms() >= write_retry_at_) {
+      try {
+        db = &ready_write();
+      } catch (const std::exception&) {
+        write_.reset();
+        write_retry_at_ = steady_ms() + 500;
+      }
+    }
+    try {
+      job(db);
+    } catch (const std::exception& e) {
+      // A job's own failure (its read failed): the connection is opened again next time.
+      spdlog::warn("node {}: event feed: a job failed: {}", options_.node_id, e.what());
+      write_.reset();
+    }
+  }
   // The database was unreachable a moment ago: what waits stays queued until the next try.
   if (steady_ms() < write_retry_at_) return;
   std::set<std::string> presence;

@@ -105,6 +105,12 @@ class EventFeed {
   void presence_changed(const std::string& name);
   // Runs a round soon (FeedSink::round has work). Thread-safe, never blocks.
   void wake();
+  // Runs `job` on the feed's thread, with its read/write connection (nullptr while the
+  // database cannot be reached: the job then decides what to do), at its next round: a read
+  // that must not wait on an I/O thread. Thread-safe, never blocks. False (the job dropped)
+  // when kMaxJobs wait already. Jobs not run when the feed stops are dropped.
+  static constexpr std::size_t kMaxJobs = 10000;
+  bool run(std::function<void(Connection*)> job);
   // Publishes `payload` (<= kMaxNoticeBytes, else dropped and logged) on plateau_notices.
   // Thread-safe, never blocks; lost if the database is unreachable (logged).
   void publish(std::string payload);
@@ -149,6 +155,7 @@ class EventFeed {
   std::set<std::int64_t> wanted_;
   std::set<std::string> presence_;
   std::deque<std::string> outbox_;
+  std::deque<std::function<void(Connection*)>> jobs_;
   bool stopping_ = false;
   int wake_fd_ = -1;  // an eventfd: poll() wakes on it
   std::thread thread_;

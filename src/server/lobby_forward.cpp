@@ -9,10 +9,12 @@
 //   - the owner runs the line (lobby_forwarded.cpp).
 // New tables (`open`, a challenge of CPU players) are forwarded the same way to the live node
 // with the fewest tables.
+#include "cluster/cluster_db.h"
 #include "cluster/node.h"
 #include "core/text.h"
 #include "server/lobby_ctx.h"
 #include "server/lobby_forwarding.h"
+#include "server/remote_feed.h"
 
 namespace plateau::server {
 
@@ -63,22 +65,56 @@ bool Lobby::forward_table_command(Ctx& ctx, const Command& c) {
   // Its owner, from the tables and nodes rows (cached briefly, misses too).
   std::vector<std::pair<std::string, store::NodeRow>> owners;
   bool cached = false;
+  bool looked_up = false;  // this command comes back from a lookup on the feed's thread
   {
     std::lock_guard lock(f.mutex);
+    if (auto home = f.homes.find(ctx.client.get()); home != f.homes.end()) {
+      looked_up = std::exchange(home->second.looked_up, 0) == number;
+    }
     auto it = f.owners.find(number);
     if (it != f.owners.end() && it->second.until > Clock::now()) {
       owners = it->second.owners;
       cached = true;
-    } else if (!f.take_lookup()) {
+    } else if (!looked_up && !f.take_lookup()) {
       throw CommandError("board " + std::to_string(number) +
                          " cannot be looked up now (the server is busy); try again");
     }
   }
+  if (!cached && !looked_up && remote_feed_) {
+    // Read on the feed's thread, so that this I/O thread serves its other clients meanwhile;
+    // then the command runs again, from the start, and finds the answer cached.
+    auto job = [this, fwd = forwarding_, client = ctx.client, number, line = std::string(ctx.line),
+                done = ctx.done, comment = ctx.comment](cluster::Connection* db) {
+      std::optional<std::vector<std::pair<std::string, store::NodeRow>>> found;
+      if (db) {
+        try {
+          found = cluster::owners_of_number(*db, number);
+        } catch (const std::exception& e) {
+          spdlog::warn("forward: cannot look board {} up: {}", number, e.what());
+        }
+      }
+      if (found) fwd->remember(number, *found);
+      client->on_strand([this, fwd, client, number, line, done, comment] {
+        if (client->gone) {
+          if (done) done();
+          return;
+        }
+        {
+          std::lock_guard lock(fwd->mutex);
+          fwd->homes[client.get()].looked_up = number;
+        }
+        run_line(client, line, done, comment, false);
+      });
+    };
+    if (remote_feed_->run_on_feed(std::move(job))) {
+      ctx.deferred = true;
+      return true;
+    }
+  }
   if (!cached) {
+    // Read here (the feed's answer did not stay in the cache, or the feed is busy).
     owners = node_->owners_of_number(number).value_or(decltype(owners){});
-    std::lock_guard lock(f.mutex);
-    if (f.owners.size() >= kMaxCached) f.owners.clear();
-    f.owners[number] = {owners, Clock::now() + (owners.empty() ? kMissCacheTime : kOwnerCacheTime)};
+    f.remember(number, owners);
   }
   const std::string& game = current ? current->game : c.game;
   std::erase_if(owners, [&](const auto& o) {

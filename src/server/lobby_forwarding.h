@@ -164,7 +164,8 @@ struct Lobby::Forwarding {
     std::set<std::string> peers;                   // the nodes that ran its commands
     std::map<std::int64_t, std::string> followed;  // table id -> "game number"
     std::optional<Remote> current;                 // its current table, served elsewhere
-    int board = 0;  // the board number of its command in flight (0: a new table)
+    int board = 0;      // the board number of its command in flight (0: a new table)
+    int looked_up = 0;  // the board its command in flight was looked up for (on the feed)
   };
   // A board number's owners, as read from the database. Kept kOwnerCacheTime after the read,
   // and again each time one of them answers a command for it with the table (no new read
@@ -190,6 +191,13 @@ struct Lobby::Forwarding {
     } else {
       owners.erase(it);
     }
+  }
+  // Board `number`'s owners as just read (none: a miss, kept for less time).
+  void remember(int number, std::vector<std::pair<std::string, store::NodeRow>> found) {
+    std::lock_guard lock(mutex);
+    if (owners.size() >= forwarding::kMaxCached) owners.clear();
+    const auto ttl = found.empty() ? forwarding::kMissCacheTime : forwarding::kOwnerCacheTime;
+    owners[number] = {std::move(found), Clock::now() + ttl};
   }
   // Board `number`'s entry, if `peer` is its owner there: dropped (`peer` cannot be reached).
   void forget_owner(int number, const std::string& peer) {

@@ -69,6 +69,11 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
   void send_answer(const std::shared_ptr<Client>& client, std::int64_t table_id, std::int64_t seq,
                    std::int64_t since, const std::function<void()>& send) override;
 
+  // Runs `job` on the feed's thread with its connection (cluster/event_feed.h EventFeed::run):
+  // a database read that must not wait on an I/O thread. False if too many wait.
+  bool run_on_feed(std::function<void(cluster::Connection*)> job) {
+    return feed_.run(std::move(job));
+  }
   // `name` logged in or out on this node (the lobby's presence changed). Never blocks.
   void presence_changed(const std::string& name);
   // `client` logged in (or resumed) as `user`: it follows the tables of other live nodes where
