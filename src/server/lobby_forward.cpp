@@ -71,9 +71,8 @@ bool Lobby::forward_table_command(Ctx& ctx, const Command& c) {
     if (auto home = f.homes.find(ctx.client.get()); home != f.homes.end()) {
       looked_up = std::exchange(home->second.looked_up, 0) == number;
     }
-    auto it = f.owners.find(number);
-    if (it != f.owners.end() && it->second.until > Clock::now()) {
-      owners = it->second.owners;
+    if (auto known = f.owners.find(number, Clock::now())) {
+      owners = std::move(*known);
       cached = true;
     } else if (!looked_up && !f.take_lookup()) {
       throw CommandError("board " + std::to_string(number) +

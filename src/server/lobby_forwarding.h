@@ -21,16 +21,14 @@
 #include "server/client.h"
 #include "server/event.h"
 #include "server/lobby.h"
+#include "server/lobby_forward_cache.h"
 
 namespace plateau::server::forwarding {
 
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
-constexpr auto kOwnerCacheTime = std::chrono::seconds(2);
-constexpr auto kMissCacheTime = std::chrono::seconds(1);
 constexpr auto kLoadCacheTime = std::chrono::seconds(1);
-constexpr std::size_t kMaxCached = 10000;
 // Owner lookups in the database (a board not served here, not cached) per second, node-wide, and
 // their burst: strangers naming board after board cannot keep the database and the I/O threads
 // busy.
@@ -167,54 +165,26 @@ struct Lobby::Forwarding {
     int board = 0;      // the board number of its command in flight (0: a new table)
     int looked_up = 0;  // the board its command in flight was looked up for (on the feed)
   };
-  // A board number's owners, as read from the database. Kept kOwnerCacheTime after the read,
-  // and again each time one of them answers a command for it with the table (no new read
-  // while a table is played); dropped when that owner answers without it or cannot be reached.
-  struct Owners {
-    std::vector<std::pair<std::string, store::NodeRow>> owners;
-    Clock::time_point until;
-  };
-  // Owner `peer` answered the command in flight of `client` for a board: with its table (the
-  // cache entry lives on) or without (dropped: the table is not there any more).
+  // Owner `peer` answered the command in flight of `client` for a board, with its table or
+  // without (lobby_forward_cache.h).
   void answered(const Client* client, const std::string& peer, bool with_table) {
     std::lock_guard lock(mutex);
     auto home = homes.find(client);
     if (home == homes.end() || home->second.board == 0) return;
-    const int number = std::exchange(home->second.board, 0);
-    auto it = owners.find(number);
-    if (it == owners.end() || it->second.owners.size() != 1 ||
-        it->second.owners.front().second.id != peer) {
-      return;
-    }
-    if (with_table) {
-      it->second.until = std::max(it->second.until, Clock::now() + forwarding::kOwnerCacheTime);
-    } else {
-      owners.erase(it);
-    }
+    owners.answered(std::exchange(home->second.board, 0), peer, with_table, Clock::now());
   }
-  // Board `number`'s owners as just read (none: a miss, kept for less time).
-  void remember(int number, std::vector<std::pair<std::string, store::NodeRow>> found) {
+  void remember(int number, forwarding::OwnerCache::Owners found) {
     std::lock_guard lock(mutex);
-    if (owners.size() >= forwarding::kMaxCached) owners.clear();
-    const auto ttl = found.empty() ? forwarding::kMissCacheTime : forwarding::kOwnerCacheTime;
-    owners[number] = {std::move(found), Clock::now() + ttl};
+    owners.remember(number, std::move(found), Clock::now());
   }
-  // Board `number`'s entry, if `peer` is its owner there: dropped (`peer` cannot be reached).
   void forget_owner(int number, const std::string& peer) {
     std::lock_guard lock(mutex);
-    auto it = owners.find(number);
-    if (it == owners.end()) return;
-    for (const auto& o : it->second.owners) {
-      if (o.second.id == peer) {
-        owners.erase(it);
-        return;
-      }
-    }
+    owners.unreachable(number, peer);
   }
   std::mutex mutex;
   std::uint64_t next_cid = 0;
   std::map<const Client*, Home> homes;
-  std::map<int, Owners> owners;  // by board number
+  forwarding::OwnerCache owners;  // by board number
   double lookup_tokens = forwarding::kLookupBurst;
   Clock::time_point lookup_refill = Clock::now();
   // Takes one lookup from the bucket; false if empty. With `mutex` held.
