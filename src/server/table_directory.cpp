@@ -1,6 +1,7 @@
 #include "server/table_directory.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "core/text.h"
 
@@ -55,8 +56,12 @@ std::shared_ptr<Table> TableDirectory::find(const std::string& game, int number)
 std::vector<std::shared_ptr<Table>> TableDirectory::with_number(int number) const {
   std::vector<std::shared_ptr<Table>> out;
   std::lock_guard lock(mutex_);
-  for (const auto& [key, t] : tables_) {
-    if (key.second == number) out.push_back(t);
+  // One lookup per game present (the index is by game, then number), not a walk through every
+  // table: every board command without a game name asks this.
+  for (auto it = tables_.begin(); it != tables_.end();) {
+    const std::string& game = it->first.first;
+    if (auto t = tables_.find({game, number}); t != tables_.end()) out.push_back(t->second);
+    it = tables_.upper_bound({game, std::numeric_limits<int>::max()});
   }
   return out;
 }
