@@ -294,6 +294,13 @@ RunResult run_once(const Options& opt, const std::string& store) {
     }
   }
   std::cout << statements;
+  b::Robots::StreamCheck streams;
+  if (!echo) {
+    streams = robots.check_streams();
+    std::cout << "event streams: " << streams.streams << " (robot, board) pairs; moves not heard "
+              << streams.missing << ", heard twice " << streams.twice
+              << ", heard after a later one " << streams.out_of_order << "\n";
+  }
   if (kill) {
     std::snprintf(buf, sizeof buf,
                   "takeover: node %s killed (SIGKILL) %.1f s in; its %ld tables owned by the "
@@ -328,6 +335,8 @@ RunResult run_once(const Options& opt, const std::string& store) {
   }
   std::cout << "; server exit status " << worst_exit << "\n" << std::flush;
   bool ok = check.ok() && robots.errors == 0 && robots.moves > 0 && worst_exit == 0;
+  // Every robot hears each move of its boards once (a killed node's robots resync instead).
+  if (!kill && (streams.missing > 0 || streams.twice > 0)) ok = false;
   if (!kill && robots.closed_by_server > 0) {
     std::cout << "the server closed " << robots.closed_by_server << " connections\n";
     ok = false;

@@ -1,5 +1,6 @@
 #include "load_clients.h"
 
+#include <algorithm>
 #include <iostream>
 #include <regex>
 #include <utility>
@@ -71,6 +72,9 @@ void Robots::begin() {
   timer.async_wait([this](boost::system::error_code) {
     stopping = true;
     end = Clock::now();
+    for (auto& pg : games) {
+      if (pg.b_waiting) pg.pending = pg.b_waiting = false;  // its move was never sent
+    }
     check_done();
   });
 }
@@ -133,6 +137,12 @@ void Robots::send_move(int g) {
     check_done();
     return;
   }
+  const int to_move = pg.state->current_seat() == 0 ? pg.a : pg.b;
+  if (opt.spread && to_move == pg.b && pg.b_heard != pg.board && !echo) {
+    pg.pending = true;
+    pg.b_waiting = true;  // sent once it hears of the board (on_new_board)
+    return;
+  }
   auto legal = pg.state->legal_moves();
   const Move& m = legal[rng() % legal.size()];
   pg.expected_move = pg.state->move_to_string(m);
@@ -145,6 +155,15 @@ void Robots::send_move(int g) {
 }
 
 void Robots::on_new_board(Conn& c, int board) {
+  if (c.game >= 0 && games[c.game].b == c.index) {
+    PairGame& pg = games[c.game];
+    pg.b_heard = board;
+    if (pg.b_waiting && pg.board == board) {
+      pg.b_waiting = false;
+      send_move(c.game);
+    }
+    return;
+  }
   if (c.game < 0 || games[c.game].a != c.index) return;
   PairGame& pg = games[c.game];
   challenge_ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - pg.sent).count());
@@ -152,6 +171,22 @@ void Robots::on_new_board(Conn& c, int board) {
   pg.state = game->initial_state();
   acked[board];
   next(c.game);
+}
+
+void Robots::heard(Conn& c, int board, int ply) { heard_plies[{c.index, board}].push_back(ply); }
+
+Robots::StreamCheck Robots::check_streams() const {
+  StreamCheck out;
+  for (const auto& [key, plies] : heard_plies) {
+    ++out.streams;
+    std::vector<int> sorted = plies;
+    std::sort(sorted.begin(), sorted.end());
+    for (std::size_t i = 1; i < plies.size(); ++i) out.out_of_order += plies[i] < plies[i - 1];
+    for (std::size_t i = 1; i < sorted.size(); ++i) out.twice += sorted[i] == sorted[i - 1];
+    const auto distinct = std::unique(sorted.begin(), sorted.end()) - sorted.begin();
+    out.missing += sorted.empty() ? 0 : sorted.back() - static_cast<long>(distinct);
+  }
+  return out;
 }
 
 void Robots::on_move(Conn& c, int board, int ply, const std::string& move) {
@@ -385,6 +420,7 @@ void Conn::on_line(const std::string& line) {
   if (line.size() > 10 && line.rfind(robots.game_name + " ", 0) == 0) {
     std::smatch m;
     if (std::regex_match(line, m, kMove)) {
+      robots.heard(*this, std::stoi(m[2]), std::stoi(m[3]));
       robots.on_move(*this, std::stoi(m[2]), std::stoi(m[3]), m[4]);
     }
   }

@@ -76,6 +76,10 @@ struct PairGame {
   bool first_after_rejoin = false;  // its next acknowledged move is the first on the new owner
   int expected_ply = 0;
   std::string expected_move;
+  // --spread: the board the second player has heard of (its `New ... Board N`, through the
+  // feed); it moves on a board only once it has, as a player would.
+  int b_heard = 0;
+  bool b_waiting = false;  // its move is due but it has not heard of the board yet
   std::chrono::steady_clock::time_point sent;  // its move, or its challenge
   std::unique_ptr<boost::asio::steady_timer> think;
 };
@@ -98,6 +102,8 @@ struct Robots {
   void next(int g);
   void send_move(int g);
   void on_new_board(Conn& c, int board);
+  // A move line (any robot, any board): kept for the event stream check.
+  void heard(Conn& c, int board, int ply);
   void on_move(Conn& c, int board, int ply, const std::string& move);
   void on_closed(Conn& c);
   // After a kill: the dead games whose table `owner_node` names (board -> node index) connect
@@ -140,6 +146,15 @@ struct Robots {
   long challenge_retries = 0;  // --spread: challenges sent again (retry_challenge)
   long closed_by_server = 0;   // connections the server closed before the end
   std::map<int, std::vector<std::string>> acked;  // board -> moves acknowledged, by ply
+  // (robot, board) -> the plies of the move lines it received, in arrival order.
+  std::map<std::pair<int, int>, std::vector<int>> heard_plies;
+  // Every robot must hear every move of its boards once: plies missing below the last one it
+  // heard (a tail still on its way at the end is not missing), plies heard twice, and plies
+  // heard after a later one.
+  struct StreamCheck {
+    long streams = 0, missing = 0, twice = 0, out_of_order = 0;
+  };
+  StreamCheck check_streams() const;
   std::map<int, std::string> in_flight;  // board -> move sent, unanswered when its node died
   std::map<int, std::map<int, long>> acked_via;
   Clock::time_point killed_at;

@@ -93,8 +93,16 @@ void RemoteFeed::send_answer(const std::shared_ptr<Client>& client, std::int64_t
   if (auto it = tables_.find(table_id); it != tables_.end() && seq > since) {
     for (auto& f : it->second.followers) {
       if (f.key != client.get()) continue;
-      if (since >= 0 && f.after >= seq) return;  // the feed told it during the command
-      f.after = std::max(f.after, seq);
+      // The feed told it during the command.
+      if (since >= 0 && (f.after >= seq || f.told.count(seq))) return;
+      if (seq > f.after + 1) {
+        // Events before it are not delivered yet (another's move or chat, a moment earlier):
+        // the feed still gives those, and leaves this one out.
+        f.told.insert(seq);
+        feed_.want(table_id);
+      } else {
+        f.after = std::max(f.after, seq);
+      }
       break;
     }
   }
@@ -210,9 +218,10 @@ void RemoteFeed::deliver(std::int64_t table_id, std::vector<store::EventRow> row
       if (!c || f.after >= last) continue;
       std::vector<std::shared_ptr<const RenderedEvent>> mine;
       for (const auto& e : events) {
-        if (e->event().seq > f.after) mine.push_back(e);
+        if (e->event().seq > f.after && !f.told.count(e->event().seq)) mine.push_back(e);
       }
       f.after = last;
+      f.told.erase(f.told.begin(), f.told.upper_bound(last));
       if (!mine.empty()) out.emplace_back(std::move(c), std::move(mine));
     }
   }

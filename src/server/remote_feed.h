@@ -131,6 +131,9 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
     // The seat's user, for a player made to follow the table (a notice, a login): should the
     // table come to this node (a takeover), the table tells them itself and they are dropped.
     std::string seated_as;
+    // Seqs after `after` told already by a forwarded command's answer that came before the
+    // events in between (send_answer): the feed leaves them out.
+    std::set<std::int64_t> told;
   };
   struct Followed {
     std::string game;

@@ -40,10 +40,12 @@ class RemoteFollow {
   // The owner answered `client`'s forwarded command with event `seq` of `table_id`; `since` is
   // the client's position in that table when the command was forwarded (positions(); -1 if it
   // did not follow it). An event the command made (seq > since) may be on its way from the
-  // feed too: then exactly one of the two reaches the client, in seq order. So this runs
-  // `send` (which sends the answer) unless the feed has delivered that seq meanwhile, and from
-  // then on the feed counts it as delivered. An older event told again (a move re-sent with
-  // its #n is acknowledged again) is always sent. Thread-safe.
+  // feed too: then exactly one of the two reaches the client. So this runs `send` (which sends
+  // the answer) unless the feed has delivered that seq meanwhile, and from then on the feed
+  // counts it as delivered; events before it that the feed has not delivered yet (another
+  // player's chat a moment earlier) still come from the feed, after the answer, which is never
+  // held back. An older event told again (a move re-sent with its #n is acknowledged again)
+  // is always sent. Thread-safe.
   virtual void send_answer(const std::shared_ptr<Client>& client, std::int64_t table_id,
                            std::int64_t seq, std::int64_t since, const std::function<void()>& send) {
     (void)client, (void)table_id, (void)seq, (void)since;
