@@ -37,6 +37,11 @@ def test_tables_command_and_api_agree():
                                        "phutball 101 setup ply 0: -, -"], replies
         text = server.text("wendy", "pw-wendy")
         assert answer(text, "tables phutball") == "phutball 101 setup ply 0: -, -\n"
+        # A board number without a game finds the tables of every game that has it (one lookup
+        # per game: TableDirectory::with_number).
+        assert answer(text, "show 101") == ("error: board 101 exists for bohnduell and phutball; "
+                                            "say which, e.g. bohnduell show 101\n")
+        assert answer(text, "show 102") == "error: no board 102\n"
         # While a game runs the listing names the user to move (the browser's "your games").
         ws.command("phutball challenge wendy cpu:1")
         replies, _ = ws.command("tables phutball")
