@@ -369,6 +369,11 @@ int run(Options opt) {
   }
   if (opt.stores.empty()) opt.stores.push_back("sqlite");
   const bool any_pg = std::count(opt.stores.begin(), opt.stores.end(), "postgresql") > 0;
+  if (opt.load.spread && opt.kill_after > 0) {
+    // Its robots rejoin by game, both players on the dead node's tables' new owner.
+    std::cerr << "--spread does not go with --kill-after (a game's players are on two nodes)\n";
+    return 2;
+  }
   if (opt.nodes > 1 && !any_pg) {
     std::cerr << "--nodes needs --store postgresql (nodes share one PostgreSQL database)\n";
     return 2;
