@@ -474,6 +474,7 @@ std::shared_ptr<Table> Lobby::resolve_board(const Ctx& ctx, const Command& c) co
 
 void Lobby::to_table(Ctx& ctx, Command& c) {
   if (forward_table_command(ctx, c)) return;  // another node serves it
+  if (c.verb == Verb::kInvite) learn_invitee(c);
   auto table = resolve_board(ctx, c);
   if (c.verb == Verb::kWatch) ctx.client->current = table;
   ctx.deferred = true;

@@ -27,12 +27,14 @@
 #include "server/guest_names.h"
 #include "server/limits.h"
 #include "server/presence.h"
+#include "server/rate_limited_log.h"
 #include "server/ratings.h"
 #include "server/remote_follow.h"
 #include "server/resume_tokens.h"
 #include "server/table.h"
 #include "server/table_directory.h"
 #include "server/table_services.h"
+#include "server/user_notice.h"
 #include "server/vacations.h"
 #include "store/store.h"
 
@@ -156,6 +158,18 @@ class Lobby : public TableServices {
   std::vector<VacationPeriod> vacations_of(const std::string& user) const override {
     return vacations_.of(user);
   }
+
+  // lobby_notices.cpp: messages to one user on any node (user_notice.h; docs/CLUSTER.md,
+  // "Messages to a user on any node").
+  bool user_exists(const std::string& name) const override;
+  void tell_elsewhere(const std::string& user, const Event& event,
+                      const std::shared_ptr<Client>& caller,
+                      const std::string& caller_user) override;
+  // A notice from plateau_notices (the feed's thread): true if it is a user notice, checked
+  // (parse_user_notice) and told to this node's connections of its user (those of another
+  // node's notice; the one it names as told already left out), within the NoticeBudget; false
+  // if it is not one (the caller reads it as another kind, or drops it). Never throws.
+  bool user_notice(const std::string& payload);
 
   using TableServices::now_ms;  // wall clock in ms since the epoch
   std::shared_ptr<Table> find_table(const std::string& game, int number) const {
@@ -335,6 +349,16 @@ class Lobby : public TableServices {
   // since this one started (one round trip; then held here) or a guest online on another
   // node; "" if neither, or alone.
   std::string cluster_user(const std::string& name);
+
+  // lobby_notices.cpp: an /invite of a name this node does not know yet may be an account
+  // another node registered since this one started: it is read from the database first (one
+  // round trip, as a challenge's), so that the table knows it.
+  void learn_invitee(const Command& c);
+  // The node link's id of `client`, one of this node's clients whose commands went to another
+  // node (lobby_forward.cpp), or 0.
+  std::uint64_t forwarded_cid(const Client* client) const;
+  NoticeBudget notice_budget_;
+  RateLimitedLog notice_logs_;
 
   mutable std::mutex mutex_;  // skipped_
   std::vector<SkippedTable> skipped_;

@@ -232,6 +232,7 @@ std::optional<RemoteFeed::FollowNotice> RemoteFeed::parse_notice(const std::stri
 }
 
 void RemoteFeed::notice(const std::string& payload) {
+  if (lobby_.user_notice(payload)) return;  // a message to a user (lobby_notices.cpp)
   auto n = parse_notice(payload);
   if (!n) {
     if (auto count = bad_notices_.due()) {
@@ -248,9 +249,9 @@ void RemoteFeed::notice(const std::string& payload) {
 void RemoteFeed::notify_seated(std::int64_t table_id, const std::string& game, int number,
                                const std::vector<std::string>& seated) {
   for (const auto& name : seated) {
-    // Connected here: the table tells them itself. Elsewhere (or nowhere): the node they are
-    // on, if any, makes them follow it.
-    if (!lobby_.clients_of(name).empty()) continue;
+    // Sent even when they are connected here (the table tells those connections itself): they
+    // may be connected to other nodes too. Each node they are on makes them follow it; this
+    // one's feed drops its own notice (the table is local).
     feed_.publish(json_text(json{{"v", 1},
                                  {"kind", "follow"},
                                  {"to", name},

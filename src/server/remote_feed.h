@@ -71,10 +71,13 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
   // that user's seat are unfollowed (those it watches stay). Never blocks.
   void left(const std::shared_ptr<Client>& client, const std::string& user);
   // Table `table_id` (game, number) was made here with `seated` among its players: each of
-  // them not connected here is told on plateau_notices, so that a node they are connected to
-  // makes them follow it from its first event. Never blocks.
+  // them is told on plateau_notices (connected here or not: also elsewhere, maybe), so that
+  // every other node they are connected to makes them follow it from its first event. Never
+  // blocks.
   void notify_seated(std::int64_t table_id, const std::string& game, int number,
                      const std::vector<std::string>& seated);
+  // Publishes `payload` on plateau_notices (a user notice: user_notice.h). Never blocks.
+  void publish(std::string payload) { feed_.publish(std::move(payload)); }
 
   // The names logged in on the other live nodes (sorted), as read at most a second ago.
   std::vector<std::string> remote_names() const;

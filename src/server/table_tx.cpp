@@ -369,6 +369,7 @@ void Table::deliver(Tx& tx) {
             send(c, d.shared, c == me);
             if (c == me) told_caller = true;
           }
+          services_.tell_elsewhere(d.user, d.shared->event(), me, tx.caller.user);
           break;
         }
       }

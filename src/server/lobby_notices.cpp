@@ -1,0 +1,97 @@
+// Messages to one user on any node (issue 16 item 3; user_notice.h; docs/CLUSTER.md, "Messages
+// to a user on any node"): what a table tells one user alone (an invite, a queued move's
+// notice) reaches that user's connections on every node, each once, as on a single server.
+#include <spdlog/spdlog.h>
+
+#include "core/text.h"
+#include "server/lobby_forwarding.h"
+#include "server/remote_feed.h"
+
+namespace plateau::server {
+
+bool Lobby::user_exists(const std::string& name) const {
+  if (accounts_.exists(name) || presence_.online(name)) return true;
+  const std::string lower = to_lower(name);
+  for (const auto& n : feed_names()) {
+    if (to_lower(n) == lower) return true;  // a guest (or an account) online on another node
+  }
+  return false;
+}
+
+void Lobby::learn_invitee(const Command& c) {
+  if (!node_ || c.args.empty() || accounts_.exists(c.args[0]) || presence_.online(c.args[0])) {
+    return;
+  }
+  try {
+    cluster_user(to_lower(c.args[0]));
+  } catch (const std::exception& e) {
+    // The table answers as for a name it does not know.
+    spdlog::warn("node {}: cannot look up user {}: {}", node_id(), c.args[0].substr(0, 40),
+                 e.what());
+  }
+}
+
+void Lobby::tell_elsewhere(const std::string& user, const Event& event,
+                           const std::shared_ptr<Client>& caller, const std::string& caller_user) {
+  if (!remote_feed_ || !node_) return;
+  try {
+    UserNotice n{user, node_id(), "", 0, Event{event.type, event.data, {}, 0}};
+    // The forwarded caller heard it as its answer (Table's kUser delivery): its node leaves
+    // that connection out, and tells the user's others there.
+    if (auto* proxy = dynamic_cast<forwarding::ProxyClient*>(caller.get());
+        proxy && to_lower(caller_user) == to_lower(user)) {
+      n.skip_node = proxy->peer();
+      n.skip_cid = proxy->cid();
+    }
+    std::string payload = user_notice_payload(n);
+    if (payload.empty()) {
+      if (auto count = notice_logs_.due()) {
+        spdlog::warn(
+            "node {}: a {} message to {} cannot go to the other nodes (not a user "
+            "notice, or too long); {} since the last line",
+            node_id(), event.type, user, *count);
+      }
+      return;
+    }
+    remote_feed_->publish(std::move(payload));
+  } catch (const std::exception& e) {
+    spdlog::error("node {}: a message to {} not sent to the other nodes: {}", node_id(), user,
+                  e.what());
+  }
+}
+
+std::uint64_t Lobby::forwarded_cid(const Client* client) const {
+  if (!forwarding_) return 0;
+  std::lock_guard lock(forwarding_->mutex);
+  auto it = forwarding_->homes.find(client);
+  return it == forwarding_->homes.end() ? 0 : it->second.cid;
+}
+
+bool Lobby::user_notice(const std::string& payload) {
+  auto n = parse_user_notice(payload);
+  if (!n) return false;
+  if (n->from == node_id()) return true;  // this node told its connections when it sent it
+  if (!notice_budget_.take()) {
+    if (auto count = notice_logs_.due()) {
+      spdlog::warn("node {}: too many user notices; one to {} dropped ({} since the last line)",
+                   node_id(), n->to, *count);
+    }
+    return true;
+  }
+  const auto shared = std::make_shared<const RenderedEvent>(std::move(n->event));
+  for (const auto& c : presence_.clients_of(n->to)) {
+    if (c->by_mail()) continue;
+    if (n->skip_cid != 0 && n->skip_node == node_id() && forwarded_cid(c.get()) == n->skip_cid) {
+      continue;  // heard it as its command's answer
+    }
+    try {
+      c->send_shared(shared, false);
+    } catch (const std::exception& e) {
+      spdlog::error("node {}: cannot send a {} notice to {}: {}", node_id(), shared->event().type,
+                    c->describe(), e.what());
+    }
+  }
+  return true;
+}
+
+}  // namespace plateau::server

@@ -1,0 +1,262 @@
+#!/usr/bin/env python3
+"""Messages to one user on any node (issue 16 item 3; docs/CLUSTER.md, "Messages to a user on
+any node"), on real `plateau serve` nodes sharing a PostgreSQL cluster of the test's own
+(tests/integration/pg_cluster.py), with text and WebSocket clients on different nodes:
+  invite  an `/invite` made on the table's node (a) reaches the invited user's connections on
+          a and on b, each once, the same bytes on both (an account registered on b after a
+          started, a guest of b); one forwarded from b (the inviter on b) too; the inviter hears
+          what a single server answers; a name no node knows is refused as on one server;
+  queued  the notices of a queued move (dropped: its #n passed; cancelled: the game ended)
+          reach the player's connections on every node once each — also when the player's own
+          command, forwarded from b, ended the game: that connection hears it as its answer,
+          once, and the player's other connection on b from the notice;
+  bounds  notices that are not what a node writes (a line break in a text, an unknown event,
+          an unknown field, a bad name, too long) are logged and dropped, and the connections
+          hear nothing; a burst of well-formed notices beyond the node's budget (4,000 at once)
+          is cut there, logged, and the node goes on.
+Usage: notices_test.py PLATEAU_BINARY SCENARIO. Exits 77 (skipped, saying why) only when the
+PostgreSQL server binaries are missing and this is not root."""
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
+from cluster_test import node as cluster_node  # noqa: E402
+from pg_cluster import PgCluster  # noqa: E402
+from plateau_harness import answer  # noqa: E402
+
+INVITE = "{by} invites you to bohnduell {board}: /table bohnduell {board} to go there."
+
+
+def node(pg, name):
+    # Each table on the node of the client that made it: the test knows which node owns what.
+    return cluster_node(pg, name, ["--place-tables", "here"]).start()
+
+
+def wait_for(what, check, timeout):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def settle(*clients):
+    """Every client answers a ping (text) or a ping command (WebSocket): what was sent to them
+    before has arrived. Notices cross the database: wait a little first."""
+    time.sleep(0.5)
+    for c in clients:
+        if hasattr(c, "expect"):
+            c.send("ping")
+            c.expect(r"^pong$")
+        else:
+            c.command("ping")
+
+
+def lines(client, text):
+    """How many lines a text client heard that are exactly `text`."""
+    return client.buf.splitlines().count(text)
+
+
+def typed(ws, kind):
+    """The events of type `kind` a WebSocket client heard (all so far)."""
+    return [e for e in ws.events if e.get("type") == kind]
+
+
+def ws_login(n, line):
+    ws = n.ws()
+    replies, _ = ws.command(line)
+    assert replies[0]["type"] == "login", replies
+    return ws
+
+
+def who_has(client, names):
+    client.send("who")
+    return client.expect(r"^(\d+) online: (.*)$").group(2).split() == names
+
+
+def test_invite(pg):
+    a = node(pg, "a")
+    b = node(pg, "b")
+    try:
+        alice = a.text("alice", "pw-alice", register=True)
+        # bob registers on b after a started: a does not hold his account yet.
+        bob_b = b.text("bob", "pw-bobby", register=True)
+        bob_ws_b = ws_login(b, "login bob pw-bobby")
+        bob_ws_a = ws_login(a, "login bob pw-bobby")
+        guest = b.text()
+        guest.send("guest")
+        gname = guest.expect(r"^Hello, (guest\d+) \(guest").group(1)
+        wait_for("b's users in a's who", lambda: who_has(alice, ["alice", "bob", gname]), 5)
+        for line in ("/open bohnduell", "/join", "/option invisible"):
+            assert not answer(alice, line).startswith("error"), line
+        # What a single server answers the inviter.
+        assert answer(alice, "/invite bob") == "You invited bob to bohnduell 101.\n"
+        assert answer(alice, "/invite bob") == "bob can already reach bohnduell 101.\n"
+        assert answer(alice, f"/invite {gname}") == f"You invited {gname} to bohnduell 101.\n"
+        assert answer(alice, "/invite nobody") == "error: no user named 'nobody'\n"
+        settle(bob_b, bob_ws_b, bob_ws_a, guest)
+        text = INVITE.format(by="alice", board=101)
+        assert lines(bob_b, text) == 1, bob_b.buf
+        assert lines(guest, text) == 1, guest.buf
+        expected = {"type": "invite", "game": "bohnduell", "board": 101, "by": "alice",
+                    "text": text}
+        # The same event on both nodes, once each, outside any command's answer.
+        assert typed(bob_ws_a, "invite") == [expected], bob_ws_a.events
+        assert typed(bob_ws_b, "invite") == [expected], bob_ws_b.events
+        # bob goes to the table from b (forwarded to a) and invites dave, who is on both
+        # nodes: the invite, made by a command forwarded from b, reaches dave on a and on b.
+        dave_a = a.text("dave", "pw-dave1", register=True)
+        dave_b = b.text("dave", "pw-dave1")
+        for line in ("/table bohnduell 101", "/join"):
+            assert not answer(bob_b, line).startswith("error"), line
+        assert answer(bob_b, "/invite dave") == "You invited dave to bohnduell 101.\n"
+        settle(dave_a, dave_b)
+        text = INVITE.format(by="bob", board=101)
+        assert lines(dave_a, text) == 1, dave_a.buf
+        assert lines(dave_b, text) == 1, dave_b.buf
+        # bob's connections heard nothing more than the one invite each.
+        settle(bob_b, bob_ws_b, bob_ws_a)
+        assert len(typed(bob_ws_a, "invite")) == 1 and len(typed(bob_ws_b, "invite")) == 1
+        assert a.stop() == 0 and b.stop() == 0
+    except BaseException:
+        for n in (a, b):
+            print(f"--- log of {n.extra[3]}:\n" + n.read_log()[-4000:], flush=True)
+        raise
+    finally:
+        for n in (a, b):
+            if n.proc and n.alive():
+                n.kill()
+
+
+def test_queued(pg):
+    a = node(pg, "a")
+    b = node(pg, "b")
+    try:
+        alice = a.text("alice", "pw-alice", register=True)
+        bob_b = b.text("bob", "pw-bobby", register=True)  # his commands go to a
+        bob_ws_b = ws_login(b, "login bob pw-bobby")
+        bob_a = a.text("bob", "pw-bobby")
+        alice.send("bohnduell challenge -supply=8 -start=1 alice bob")
+        alice.expect(r"^New BohnDuell Board 101$")
+        bob_b.expect(r"^New BohnDuell Board 101$")
+        # A move queued for ply 5 is dropped when ply 2 comes: bob hears so everywhere.
+        assert answer(bob_b, "queue 101 S4#5") == (
+            "Queued S4#5 at bohnduell 101; it will be played when your turn comes.\n")
+        alice.send("move 101 S4#1")
+        alice.expect(r"^bohnduell 101: 1\. A alice S4$")
+        dropped = "Your queued move S4#5 at bohnduell 101 is dropped: the next move is #2."
+        settle(bob_b, bob_ws_b, bob_a)
+        assert lines(bob_b, dropped) == 1, bob_b.buf
+        assert lines(bob_a, dropped) == 1, bob_a.buf
+        assert typed(bob_ws_b, "queued") == [{"type": "queued", "game": "bohnduell",
+                                              "board": 101, "move": "S4#5", "dropped": True,
+                                              "text": dropped}], bob_ws_b.events
+        assert "Queued S4#5" not in bob_a.buf  # the queue's answer went to its caller alone
+        # bob moves from b, queues a move, then accepts alice's draw offer from b: the game
+        # ends and his queued move is cancelled. His command's connection hears it as its
+        # answer, once; his others (b by WebSocket, a by text) once each.
+        bob_b.send("move 101 S4#2")
+        bob_b.expect(r"^bohnduell 101: 2\. B bob S4$")
+        assert answer(bob_b, "queue 101 H1").startswith("Queued H1 at bohnduell 101")
+        alice.send("propose 101")
+        alice.expect(r"proposed a draw")
+        bob_b.expect(r"proposed a draw")
+        said = answer(bob_b, "accept 101")
+        cancelled = "Your queued move H1 at bohnduell 101 is cancelled: the game is over."
+        assert said.splitlines().count(cancelled) == 1, said
+        settle(bob_b, bob_ws_b, bob_a)
+        assert lines(bob_b, cancelled) == 1, bob_b.buf
+        assert lines(bob_a, cancelled) == 1, bob_a.buf
+        assert typed(bob_ws_b, "queued")[1:] == [{"type": "queued", "game": "bohnduell",
+                                                  "board": 101, "move": "H1", "cancelled": True,
+                                                  "text": cancelled}], bob_ws_b.events
+        assert a.stop() == 0 and b.stop() == 0
+    except BaseException:
+        for n in (a, b):
+            print(f"--- log of {n.extra[3]}:\n" + n.read_log()[-4000:], flush=True)
+        raise
+    finally:
+        for n in (a, b):
+            if n.proc and n.alive():
+                n.kill()
+
+
+def notify(pg, payload):
+    pg.sql(pg.url, "SELECT pg_notify('plateau_notices', '" + payload.replace("'", "''") + "')")
+
+
+def user_notice(to, event, **extra):
+    j = {"v": 1, "kind": "user", "to": to, "from": "x", "event": event}
+    j.update(extra)
+    return json.dumps(j, separators=(",", ":"))
+
+
+def test_bounds(pg):
+    b = node(pg, "b")
+    try:
+        carol = b.text("carol", "pw-carol", register=True)
+        ok = {"type": "ok", "data": {"text": "hello carol"}}
+        bad = [
+            user_notice("carol", {"type": "ok", "data": {"text": "hello\nerror: forged"}}),
+            user_notice("carol", {"type": "login", "data": {"text": "hello"}}),
+            user_notice("carol", {"type": "ok", "data": {"text": "hello", "token": "t"}}),
+            user_notice("carol", {"type": "ok", "data": {"text": "x" * 1001}}),
+            user_notice("carol", {"type": "queued", "data": {
+                "game": "bohnduell", "board": 101, "move": "S4", "dropped": True,
+                "cancelled": True, "text": "hello"}}),
+            user_notice("carol", {"type": "invite", "data": {
+                "game": "chess", "board": 101, "by": "alice", "text": "hello"}}),
+            user_notice("c", ok),
+            user_notice("carol", ok, extra=1),
+            user_notice("carol", ok, skip={"node": "b", "cid": 0}),
+            user_notice("carol", ok, v=2),
+        ]
+        for p in bad:
+            notify(pg, p)
+        wait_for("b to drop the bad notices", lambda: "a malformed notice dropped" in
+                 b.read_log(), 5)
+        # One well-formed notice after them: carol hears it alone, as an ok line.
+        notify(pg, user_notice("carol", ok))
+        carol.expect(r"^hello carol$")
+        carol.send("ping")
+        carol.expect(r"^pong$")
+        heard = carol.buf.splitlines()
+        assert heard.count("hello carol") == 1 and "hello" not in heard, carol.buf
+        assert not any("forged" in l or "x" * 100 in l for l in heard), carol.buf
+        log = b.read_log()
+        assert log.count("a malformed notice dropped") >= 1, log[-2000:]
+        # A burst of 5,000 in one transaction: the node tells at most its budget (4,000, and
+        # what refills meanwhile), logs the rest as dropped and goes on.
+        # (PostgreSQL folds identical notifications of one transaction into one: each differs.)
+        payload = user_notice("carol", {"type": "ok", "data": {"text": "burst @"}})
+        pg.sql(pg.url, "SELECT count(pg_notify('plateau_notices', replace('" + payload +
+               "', '@', i::text))) FROM generate_series(1, 5000) i")
+        wait_for("b to cut the burst", lambda: "too many user notices" in b.read_log(), 10)
+        time.sleep(1)
+        carol.send("ping")
+        carol.expect(r"^pong$")
+        heard = sum(1 for l in carol.buf.splitlines() if l.startswith("burst "))
+        print(f"burst: {heard} of 5000 notices told", flush=True)
+        assert 4000 <= heard < 5000, heard
+        assert b.stop() == 0
+    finally:
+        if b.proc and b.alive():
+            b.kill()
+
+
+def main():
+    scenario = sys.argv[2]
+    start = time.time()
+    print(f"--- {scenario}", flush=True)
+    with PgCluster() as pg:
+        {"invite": test_invite, "queued": test_queued, "bounds": test_bounds}[scenario](pg)
+    print(f"ok  {scenario} ({time.time() - start:.1f} s)", flush=True)
+
+
+if __name__ == "__main__":
+    main()
