@@ -165,10 +165,13 @@ class Lobby : public TableServices {
   void tell_elsewhere(const std::string& user, const Event& event,
                       const std::shared_ptr<Client>& caller,
                       const std::string& caller_user) override;
-  // A notice from plateau_notices (the feed's thread): true if it is a user notice, checked
-  // (parse_user_notice) and told to this node's connections of its user (those of another
-  // node's notice; the one it names as told already left out), within the NoticeBudget; false
-  // if it is not one (the caller reads it as another kind, or drops it). Never throws.
+  void tell_followers_elsewhere(std::int64_t table_id, const Event& event,
+                                const std::shared_ptr<Client>& caller) override;
+  // A notice from plateau_notices (the feed's thread): true if it is a user or table notice,
+  // checked (parse_user_notice) and told to this node's connections of its user, or to those
+  // that follow its table here (those of another node's notice; the one it names as told
+  // already left out), within the NoticeBudget; false if it is not one (the caller reads it as
+  // another kind, or drops it). Never throws.
   bool user_notice(const std::string& payload);
 
   using TableServices::now_ms;  // wall clock in ms since the epoch
@@ -357,6 +360,8 @@ class Lobby : public TableServices {
   // The node link's id of `client`, one of this node's clients whose commands went to another
   // node (lobby_forward.cpp), or 0.
   std::uint64_t forwarded_cid(const Client* client) const;
+  // Publishes `notice` on plateau_notices (logged and dropped if it cannot be one).
+  void publish_notice(const UserNotice& notice);
   NoticeBudget notice_budget_;
   RateLimitedLog notice_logs_;
 

@@ -31,33 +31,56 @@ void Lobby::learn_invitee(const Command& c) {
   }
 }
 
-void Lobby::tell_elsewhere(const std::string& user, const Event& event,
-                           const std::shared_ptr<Client>& caller, const std::string& caller_user) {
-  if (!remote_feed_ || !node_) return;
+namespace {
+
+// The forwarded caller heard the message as its answer (or was not to hear it): its node
+// leaves that connection out.
+void skip_caller(UserNotice& n, const std::shared_ptr<Client>& caller) {
+  if (auto* proxy = dynamic_cast<forwarding::ProxyClient*>(caller.get())) {
+    n.skip_node = proxy->peer();
+    n.skip_cid = proxy->cid();
+  }
+}
+
+}  // namespace
+
+void Lobby::publish_notice(const UserNotice& n) {
   try {
-    UserNotice n{user, node_id(), "", 0, Event{event.type, event.data, {}, 0}};
-    // The forwarded caller heard it as its answer (Table's kUser delivery): its node leaves
-    // that connection out, and tells the user's others there.
-    if (auto* proxy = dynamic_cast<forwarding::ProxyClient*>(caller.get());
-        proxy && to_lower(caller_user) == to_lower(user)) {
-      n.skip_node = proxy->peer();
-      n.skip_cid = proxy->cid();
-    }
     std::string payload = user_notice_payload(n);
     if (payload.empty()) {
       if (auto count = notice_logs_.due()) {
         spdlog::warn(
-            "node {}: a {} message to {} cannot go to the other nodes (not a user "
-            "notice, or too long); {} since the last line",
-            node_id(), event.type, user, *count);
+            "node {}: a {} message to {} cannot go to the other nodes (not one a node "
+            "sends, or too long); {} since the last line",
+            node_id(), n.event.type,
+            n.table_id > 0 ? "table id " + std::to_string(n.table_id) : n.to, *count);
       }
       return;
     }
     remote_feed_->publish(std::move(payload));
   } catch (const std::exception& e) {
-    spdlog::error("node {}: a message to {} not sent to the other nodes: {}", node_id(), user,
-                  e.what());
+    spdlog::error("node {}: a message not sent to the other nodes: {}", node_id(), e.what());
   }
+}
+
+void Lobby::tell_elsewhere(const std::string& user, const Event& event,
+                           const std::shared_ptr<Client>& caller, const std::string& caller_user) {
+  if (!remote_feed_ || !node_) return;
+  UserNotice n{user, 0, node_id(), "", 0, Event{event.type, event.data, {}, 0}};
+  // Only the user's own connection was told as the answer (Table's kUser delivery).
+  if (to_lower(caller_user) == to_lower(user)) skip_caller(n, caller);
+  publish_notice(n);
+}
+
+void Lobby::tell_followers_elsewhere(std::int64_t table_id, const Event& event,
+                                     const std::shared_ptr<Client>& caller) {
+  // Table events reach the followers through the feed; moves and the like are no messages.
+  if (!remote_feed_ || !node_ || event.seq != 0 || (event.type != "ok" && event.type != "error")) {
+    return;
+  }
+  UserNotice n{"", table_id, node_id(), "", 0, Event{event.type, event.data, {}, 0}};
+  skip_caller(n, caller);
+  publish_notice(n);
 }
 
 std::uint64_t Lobby::forwarded_cid(const Client* client) const {
@@ -70,6 +93,7 @@ std::uint64_t Lobby::forwarded_cid(const Client* client) const {
 bool Lobby::user_notice(const std::string& payload) {
   auto n = parse_user_notice(payload);
   if (!n) return false;
+  if (!remote_feed_) return true;
   if (n->from == node_id()) return true;  // this node told its connections when it sent it
   if (!notice_budget_.take()) {
     if (auto count = notice_logs_.due()) {
@@ -79,7 +103,9 @@ bool Lobby::user_notice(const std::string& payload) {
     return true;
   }
   const auto shared = std::make_shared<const RenderedEvent>(std::move(n->event));
-  for (const auto& c : presence_.clients_of(n->to)) {
+  const auto to =
+      n->table_id > 0 ? remote_feed_->followers_of(n->table_id) : presence_.clients_of(n->to);
+  for (const auto& c : to) {
     if (c->by_mail()) continue;
     if (n->skip_cid != 0 && n->skip_node == node_id() && forwarded_cid(c.get()) == n->skip_cid) {
       continue;  // heard it as its command's answer

@@ -342,6 +342,17 @@ void RemoteFeed::round(cluster::Connection& db, bool refresh) {
   remote_listing_ = std::move(listed);
 }
 
+std::vector<std::shared_ptr<Client>> RemoteFeed::followers_of(std::int64_t table_id) const {
+  std::vector<std::shared_ptr<Client>> out;
+  std::lock_guard lock(mutex_);
+  if (auto it = tables_.find(table_id); it != tables_.end()) {
+    for (const auto& f : it->second.followers) {
+      if (auto c = f.client.lock()) out.push_back(std::move(c));
+    }
+  }
+  return out;
+}
+
 std::vector<std::string> RemoteFeed::remote_names() const {
   std::lock_guard lock(mutex_);
   return remote_names_;

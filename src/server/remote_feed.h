@@ -76,6 +76,9 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
   // blocks.
   void notify_seated(std::int64_t table_id, const std::string& game, int number,
                      const std::vector<std::string>& seated);
+  // The connections here that follow table `table_id` of another node (players and
+  // spectators). Thread-safe, never blocks on the database.
+  std::vector<std::shared_ptr<Client>> followers_of(std::int64_t table_id) const;
   // Publishes `payload` on plateau_notices (a user notice: user_notice.h). Never blocks.
   void publish(std::string payload) { feed_.publish(std::move(payload)); }
 

@@ -106,6 +106,12 @@ class TableServices {
   virtual void tell_elsewhere(const std::string& /*user*/, const Event& /*event*/,
                               const std::shared_ptr<Client>& /*caller*/,
                               const std::string& /*caller_user*/) {}
+  // The same for `event`, a message to everyone at table `table_id` (or all but the caller)
+  // that is not a table event (an ok or an error): the connections that follow the table on
+  // the other nodes hear it; the caller's, if it is another node's client, is left out (it
+  // heard it as its answer, or was not to hear it). Never throws. Alone: nothing.
+  virtual void tell_followers_elsewhere(std::int64_t /*table_id*/, const Event& /*event*/,
+                                        const std::shared_ptr<Client>& /*caller*/) {}
   // True if `user` has a live connection of any transport (a mail being run is none).
   // Thread-safe.
   bool connected(const std::string& user) const;

@@ -96,15 +96,22 @@ bool event_ok(const Event& e) {
   return e.data.size() == wanted + (has_flag ? 1 : 0) && flags == (has_flag ? 1 : 0);
 }
 
+// A table's message to all: what Table::Tx::all(Event) and others() carry.
+bool table_event_ok(const Event& e) { return (e.type == "ok" || e.type == "error") && event_ok(e); }
+
 }  // namespace
 
 std::string user_notice_payload(const UserNotice& n) {
-  if (!event_ok(n.event)) return "";
+  if (n.table_id > 0 ? !table_event_ok(n.event) : !event_ok(n.event)) return "";
   json j{{"v", 1},
-         {"kind", "user"},
-         {"to", n.to},
+         {"kind", n.table_id > 0 ? "table" : "user"},
          {"from", n.from},
          {"event", {{"type", n.event.type}, {"data", n.event.data}}}};
+  if (n.table_id > 0) {
+    j["table"] = n.table_id;
+  } else {
+    j["to"] = n.to;
+  }
   if (!n.skip_node.empty()) j["skip"] = {{"node", n.skip_node}, {"cid", n.skip_cid}};
   std::string payload = json_text(j);
   return payload.size() <= cluster::kMaxNoticeBytes ? payload : "";
@@ -114,16 +121,27 @@ std::optional<UserNotice> parse_user_notice(const std::string& payload) {
   if (payload.size() > cluster::kMaxNoticeBytes) return std::nullopt;
   try {
     const json j = json::parse(payload);
-    if (!j.is_object() || j.value("kind", "") != "user") return std::nullopt;
-    static const std::set<std::string> kKeys = {"v", "kind", "to", "from", "skip", "event"};
+    if (!j.is_object() || !j.contains("kind")) return std::nullopt;
+    const std::string kind = j.value("kind", "");
+    if (kind != "user" && kind != "table") return std::nullopt;
+    const bool table = kind == "table";
+    const std::set<std::string> keys = {"v",    "kind", table ? "table" : "to",
+                                        "from", "skip", "event"};
     for (const auto& [key, value] : j.items()) {
-      if (!kKeys.count(key)) return std::nullopt;
+      if (!keys.count(key)) return std::nullopt;
     }
     if (!j.at("v").is_number_integer() || j.at("v").get<int>() != 1) return std::nullopt;
     UserNotice n;
-    n.to = j.at("to").get<std::string>();
+    if (table) {
+      const json& id = j.at("table");
+      if (!id.is_number_integer() || id.get<std::int64_t>() <= 0) return std::nullopt;
+      n.table_id = id.get<std::int64_t>();
+    } else {
+      n.to = j.at("to").get<std::string>();
+      if (!valid_user_name(n.to)) return std::nullopt;
+    }
     n.from = j.at("from").get<std::string>();
-    if (!valid_user_name(n.to) || !cluster::bad_node_id(n.from).empty()) return std::nullopt;
+    if (!cluster::bad_node_id(n.from).empty()) return std::nullopt;
     if (auto s = j.find("skip"); s != j.end()) {
       if (!s->is_object() || s->size() != 2) return std::nullopt;
       n.skip_node = s->at("node").get<std::string>();
@@ -138,7 +156,7 @@ std::optional<UserNotice> parse_user_notice(const std::string& payload) {
     if (!e.is_object() || e.size() != 2 || !e.at("type").is_string()) return std::nullopt;
     n.event.type = e.at("type").get<std::string>();
     n.event.data = e.at("data");
-    if (!event_ok(n.event)) return std::nullopt;
+    if (table ? !table_event_ok(n.event) : !event_ok(n.event)) return std::nullopt;
     return n;
   } catch (const std::exception&) {
     return std::nullopt;

@@ -7,9 +7,14 @@
 // already heard it as an answer over the node link: the notice names it (`skip`), and its
 // node leaves it out.
 //
+// A message to everyone at a table that is not a table event (a resignation of a player of
+// three or more, a store failure, a guest's set-up table closed) goes the same way to the
+// connections that follow the table on the other nodes (remote_feed.h): kind "table".
+//
 // The payload, at most cluster::kMaxNoticeBytes (7,900) bytes of JSON:
 //   {"v":1,"kind":"user","to":NAME,"from":NODE,"skip":{"node":NODE,"cid":C},
 //    "event":{"type":TYPE,"data":{...}}}            ("skip" only when a connection heard it)
+//   {"v":1,"kind":"table","table":ID,"from":NODE,"skip":...,"event":...}  (ok and error only)
 // The database is a trust boundary: parse_user_notice() accepts only what a node writes —
 // a valid user name and node ids, and one of the events below with exactly its fields, each
 // of its type and bounded, no control character in any text — and refuses anything else.
@@ -28,8 +33,9 @@
 namespace plateau::server {
 
 struct UserNotice {
-  std::string to;    // the user (any case: the receiving node looks the name up as a login)
-  std::string from;  // the node that published it (its own nodes skip it: told already)
+  std::string to;  // the user (any case: the receiving node looks the name up as a login)
+  std::int64_t table_id = 0;  // instead of `to` (> 0): the followers of this table
+  std::string from;           // the node that published it (its own nodes skip it: told already)
   // The connection that heard it as its command's answer: its node and the node link's client
   // id there (lobby_forwarding.h ProxyClient). Empty / 0 when none did.
   std::string skip_node;

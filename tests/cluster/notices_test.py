@@ -10,6 +10,8 @@ any node"), on real `plateau serve` nodes sharing a PostgreSQL cluster of the te
           reach the player's connections on every node once each — also when the player's own
           command, forwarded from b, ended the game: that connection hears it as its answer,
           once, and the player's other connection on b from the notice;
+  closed  a message to everyone at a table that is not a table event (a guest's set-up table
+          closed when the guest leaves) reaches its spectators on a and on b, once each;
   bounds  notices that are not what a node writes (a line break in a text, an unknown event,
           an unknown field, a bad name, too long) are logged and dropped, and the connections
           hear nothing; a burst of well-formed notices beyond the node's budget (4,000 at once)
@@ -186,6 +188,46 @@ def test_queued(pg):
                 n.kill()
 
 
+def test_closed(pg):
+    a = node(pg, "a")
+    b = node(pg, "b")
+    try:
+        guest = a.text()
+        guest.send("guest")
+        gname = guest.expect(r"^Hello, (guest\d+) \(guest").group(1)
+        for line in ("/open bohnduell", "/join"):
+            assert not answer(guest, line).startswith("error"), line
+        # Spectators of the set-up table: on a (its node), and on b by text and WebSocket
+        # (watching through the node link, then the feed).
+        dave = a.text("dave", "pw-dave1", register=True)
+        carol = b.text("carol", "pw-carol", register=True)
+        carol_ws = ws_login(b, "login carol pw-carol")
+        for c in (dave, carol):
+            said = answer(c, "/watch 101")
+            assert not said.startswith("error"), said
+        assert carol_ws.command("/watch 101")[0][0]["type"] != "error"
+        # The guest leaves before the start: the table is deleted and everyone there is told
+        # (a message, not a table event), on both nodes, once each.
+        # (logout revokes its resume token: a guest that holds one keeps its tables.)
+        guest.send("logout")
+        closed = f"bohnduell 101 is closed: {gname} left before the game started."
+        dave.expect("^" + closed + "$")
+        carol.expect("^" + closed + "$")
+        settle(dave, carol, carol_ws)
+        assert lines(dave, closed) == 1 and lines(carol, closed) == 1, carol.buf
+        assert [e for e in carol_ws.events if e.get("text") == closed] == \
+            [{"type": "ok", "text": closed}], carol_ws.events
+        assert a.stop() == 0 and b.stop() == 0
+    except BaseException:
+        for n in (a, b):
+            print(f"--- log of {n.extra[3]}:\n" + n.read_log()[-4000:], flush=True)
+        raise
+    finally:
+        for n in (a, b):
+            if n.proc and n.alive():
+                n.kill()
+
+
 def notify(pg, payload):
     pg.sql(pg.url, "SELECT pg_notify('plateau_notices', '" + payload.replace("'", "''") + "')")
 
@@ -254,7 +296,8 @@ def main():
     start = time.time()
     print(f"--- {scenario}", flush=True)
     with PgCluster() as pg:
-        {"invite": test_invite, "queued": test_queued, "bounds": test_bounds}[scenario](pg)
+        {"invite": test_invite, "queued": test_queued, "closed": test_closed,
+         "bounds": test_bounds}[scenario](pg)
     print(f"ok  {scenario} ({time.time() - start:.1f} s)", flush=True)
 
 

@@ -23,7 +23,11 @@ const char* const kInviteText =
 
 UserNotice invite() {
   return UserNotice{
-      "bob", "a", "", 0,
+      "bob",
+      0,
+      "a",
+      "",
+      0,
       Event{"invite",
             {{"game", "bohnduell"}, {"board", 101}, {"by", "alice"}, {"text", kInviteText}},
             {},
@@ -137,6 +141,47 @@ TEST_F(UserNoticeTest, RefusesWhatANodeDoesNotWrite) {
   // Longer than a notice may be (PostgreSQL's NOTIFY refuses 8000 bytes and more).
   EXPECT_FALSE(parse_user_notice(head + R"({"type":"ok","data":{"text":"hi"}})" +
                                  std::string(8000, ' ') + "}"));
+}
+
+TEST_F(UserNoticeTest, CarriesATableMessageToItsFollowers) {
+  UserNotice n{"",
+               12,
+               "a",
+               "b",
+               3,
+               ok_event("biloba 101: carol resigns; the computer plays "
+                        "their pawns until the game ends.")};
+  const std::string payload = user_notice_payload(n);
+  EXPECT_EQ(payload, R"({"event":{"data":{"text":"biloba 101: carol resigns; the computer )"
+                     R"(plays their pawns until the game ends."},"type":"ok"},"from":"a",)"
+                     R"("kind":"table","skip":{"cid":3,"node":"b"},"table":12,"v":1})");
+  const auto back = parse_user_notice(payload);
+  ASSERT_TRUE(back);
+  EXPECT_EQ(back->table_id, 12);
+  EXPECT_EQ(back->to, "");
+  EXPECT_EQ(back->event.data, n.event.data);
+  // Only ok and error go to a table's followers; a table id, not a user.
+  n.event = Event{
+      "queued",
+      {{"game", "bohnduell"}, {"board", 101}, {"move", "S4"}, {"dropped", true}, {"text", "x"}},
+      {},
+      0};
+  EXPECT_EQ(user_notice_payload(n), "");
+  for (const std::string& bad : {
+           std::string(R"({"v":1,"kind":"table","table":0,"from":"a","event":)"
+                       R"({"type":"ok","data":{"text":"hi"}}})"),
+           std::string(R"({"v":1,"kind":"table","table":"12","from":"a","event":)"
+                       R"({"type":"ok","data":{"text":"hi"}}})"),
+           std::string(R"({"v":1,"kind":"table","to":"bob","from":"a","event":)"
+                       R"({"type":"ok","data":{"text":"hi"}}})"),
+           std::string(R"({"v":1,"kind":"table","table":12,"to":"bob","from":"a","event":)"
+                       R"({"type":"ok","data":{"text":"hi"}}})"),
+           std::string(R"({"v":1,"kind":"table","table":12,"from":"a","event":{"type":)"
+                       R"("invite","data":{"game":"bohnduell","board":101,"by":"alice",)"
+                       R"("text":"hi"}}})"),
+       }) {
+    EXPECT_FALSE(parse_user_notice(bad)) << bad;
+  }
 }
 
 TEST_F(UserNoticeTest, WritesNothingItWouldRefuse) {
