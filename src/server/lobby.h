@@ -173,6 +173,12 @@ class Lobby : public TableServices {
   // already left out), within the NoticeBudget; false if it is not one (the caller reads it as
   // another kind, or drops it). Never throws.
   bool user_notice(const std::string& payload);
+  // The node link's id of `client`, one of this node's clients whose commands went to another
+  // node (lobby_forward.cpp), or 0. Thread-safe.
+  std::uint64_t forwarded_cid(const Client* client) const;
+  // `client`, another node's client's stand-in here (lobby_forwarding.h): that node's id and
+  // the client's id there; ("", 0) for any other client.
+  static std::pair<std::string, std::uint64_t> stand_in_of(const Client* client);
 
   using TableServices::now_ms;  // wall clock in ms since the epoch
   std::shared_ptr<Table> find_table(const std::string& game, int number) const {
@@ -346,7 +352,7 @@ class Lobby : public TableServices {
   // before), of a new table's players; the names online on the other nodes.
   void feed_user_changed(const std::shared_ptr<Client>& client, const std::string& old_name);
   void feed_table_made(const std::shared_ptr<Table>& table, const std::vector<SeatOwner>& seats,
-                       const std::string& creator);
+                       const std::shared_ptr<Client>& caller);
   std::vector<std::string> feed_names() const;
   // Several nodes: the name of `name` (lower-case) as an account registered on another node
   // since this one started (one round trip; then held here) or a guest online on another
@@ -357,9 +363,6 @@ class Lobby : public TableServices {
   // another node registered since this one started: it is read from the database first (one
   // round trip, as a challenge's), so that the table knows it.
   void learn_invitee(const Command& c);
-  // The node link's id of `client`, one of this node's clients whose commands went to another
-  // node (lobby_forward.cpp), or 0.
-  std::uint64_t forwarded_cid(const Client* client) const;
   // Publishes `notice` on plateau_notices (logged and dropped if it cannot be one).
   void publish_notice(const UserNotice& notice);
   NoticeBudget notice_budget_;

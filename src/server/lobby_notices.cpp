@@ -3,6 +3,8 @@
 // notice) reaches that user's connections on every node, each once, as on a single server.
 #include <spdlog/spdlog.h>
 
+#include <tuple>
+
 #include "core/text.h"
 #include "server/lobby_forwarding.h"
 #include "server/remote_feed.h"
@@ -31,15 +33,19 @@ void Lobby::learn_invitee(const Command& c) {
   }
 }
 
+std::pair<std::string, std::uint64_t> Lobby::stand_in_of(const Client* client) {
+  if (auto* proxy = dynamic_cast<const forwarding::ProxyClient*>(client)) {
+    return {proxy->peer(), proxy->cid()};
+  }
+  return {"", 0};
+}
+
 namespace {
 
 // The forwarded caller heard the message as its answer (or was not to hear it): its node
 // leaves that connection out.
 void skip_caller(UserNotice& n, const std::shared_ptr<Client>& caller) {
-  if (auto* proxy = dynamic_cast<forwarding::ProxyClient*>(caller.get())) {
-    n.skip_node = proxy->peer();
-    n.skip_cid = proxy->cid();
-  }
+  std::tie(n.skip_node, n.skip_cid) = Lobby::stand_in_of(caller.get());
 }
 
 }  // namespace

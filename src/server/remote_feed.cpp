@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <climits>
 
+#include "cluster/cluster_db.h"
 #include "cluster/feed_db.h"
 #include "core/registry.h"
 #include "core/text.h"
@@ -225,6 +226,12 @@ std::optional<RemoteFeed::FollowNotice> RemoteFeed::parse_notice(const std::stri
       return std::nullopt;
     }
     n.number = static_cast<int>(number);
+    if (auto s = j.find("skip"); s != j.end()) {
+      if (!s->is_object() || !s->at("cid").is_number_unsigned()) return std::nullopt;
+      n.skip_node = s->at("node").get<std::string>();
+      n.skip_cid = s->at("cid").get<std::uint64_t>();
+      if (!cluster::bad_node_id(n.skip_node).empty() || n.skip_cid == 0) return std::nullopt;
+    }
     return n;
   } catch (const std::exception&) {
     return std::nullopt;
@@ -242,23 +249,25 @@ void RemoteFeed::notice(const std::string& payload) {
     return;
   }
   for (const auto& c : lobby_.clients_of(n->to)) {
+    if (n->skip_cid != 0 && n->skip_node == feed_.node_id() &&
+        lobby_.forwarded_cid(c.get()) == n->skip_cid) {
+      continue;  // the challenger's connection: it heard the challenge as its answer
+    }
     if (!c->by_mail()) add(c, n->table_id, n->game, n->number, n->after, n->to);
   }
 }
 
 void RemoteFeed::notify_seated(std::int64_t table_id, const std::string& game, int number,
-                               const std::vector<std::string>& seated) {
+                               const std::vector<std::string>& seated, const std::string& skip_node,
+                               std::uint64_t skip_cid) {
   for (const auto& name : seated) {
     // Sent even when they are connected here (the table tells those connections itself): they
     // may be connected to other nodes too. Each node they are on makes them follow it; this
     // one's feed drops its own notice (the table is local).
-    feed_.publish(json_text(json{{"v", 1},
-                                 {"kind", "follow"},
-                                 {"to", name},
-                                 {"table", table_id},
-                                 {"game", game},
-                                 {"number", number},
-                                 {"after", 0}}));
+    json notice{{"v", 1},       {"kind", "follow"}, {"to", name}, {"table", table_id},
+                {"game", game}, {"number", number}, {"after", 0}};
+    if (skip_cid != 0) notice["skip"] = {{"node", skip_node}, {"cid", skip_cid}};
+    feed_.publish(json_text(notice));
   }
 }
 

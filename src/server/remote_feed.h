@@ -74,8 +74,11 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
   // them is told on plateau_notices (connected here or not: also elsewhere, maybe), so that
   // every other node they are connected to makes them follow it from its first event. Never
   // blocks.
+  // `skip_node`/`skip_cid`: the challenger's connection on another node, when its command
+  // was forwarded here: it heard the challenge as its answer and follows the table already.
   void notify_seated(std::int64_t table_id, const std::string& game, int number,
-                     const std::vector<std::string>& seated);
+                     const std::vector<std::string>& seated, const std::string& skip_node = "",
+                     std::uint64_t skip_cid = 0);
   // The connections here that follow table `table_id` of another node (players and
   // spectators). Thread-safe, never blocks on the database.
   std::vector<std::shared_ptr<Client>> followers_of(std::int64_t table_id) const;
@@ -99,6 +102,9 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
     std::string game;
     int number = 0;
     std::int64_t after = 0;
+    // The connection told already (the forwarded challenger's: user_notice.h `skip`), if any.
+    std::string skip_node;
+    std::uint64_t skip_cid = 0;
   };
   static std::optional<FollowNotice> parse_notice(const std::string& payload);
 

@@ -10,6 +10,11 @@ any node"), on real `plateau serve` nodes sharing a PostgreSQL cluster of the te
           reach the player's connections on every node once each — also when the player's own
           command, forwarded from b, ended the game: that connection hears it as its answer,
           once, and the player's other connection on b from the notice;
+  challenge a challenge made on a reaches the challenged player's connections on a and on b
+          (once each, the same event), and the challenger's own other connections; their
+          decline, forwarded from b, reaches the challenger and the player's other connections
+          on both nodes; a challenge of the computer made on c and placed on b is heard once
+          by the challenger's connection (its answer) and once by each of its others;
   closed  a message to everyone at a table that is not a table event (a guest's set-up table
           closed when the guest leaves) reaches its spectators on a and on b, once each;
   bounds  notices that are not what a node writes (a line break in a text, an unknown event,
@@ -188,6 +193,70 @@ def test_queued(pg):
                 n.kill()
 
 
+def test_challenge(pg):
+    a = node(pg, "a")
+    b = node(pg, "b")
+    c = None
+    try:
+        alice = a.text("alice", "pw-alice", register=True)
+        alice_ws_b = ws_login(b, "login alice pw-alice")
+        bob_b = b.text("bob", "pw-bobby", register=True)
+        bob_ws_b = ws_login(b, "login bob pw-bobby")
+        bob_a = a.text("bob", "pw-bobby")
+        bob_ws_a = ws_login(a, "login bob pw-bobby")
+        # The challenge, made on a, reaches bob on a (the table) and on b (the feed), each
+        # connection once, the same event on both nodes.
+        alice.send("bohnduell challenge -supply=8 -start=1 alice bob")
+        alice.expect(r"^New BohnDuell Board 101$")
+        for c in (bob_a, bob_b):
+            c.expect(r"^New BohnDuell Board 101$")
+        settle(alice, alice_ws_b, bob_b, bob_ws_b, bob_a, bob_ws_a)
+        for c in (bob_a, bob_b):
+            assert lines(c, "New BohnDuell Board 101") == 1, c.buf
+        on_a, on_b = typed(bob_ws_a, "challenge"), typed(bob_ws_b, "challenge")
+        assert len(on_a) == 1 and on_a == on_b and on_a[0]["seq"] == 1, (on_a, on_b)
+        assert typed(alice_ws_b, "challenge") == on_a  # the challenger's other connection too
+        # bob declines from b (resign before anyone moved, forwarded to a): alice hears it on
+        # a and on b, bob's other connections too, each once.
+        said = answer(bob_b, "resign 101")
+        declined = "bob has disagreed to play."
+        assert said.splitlines().count(declined) == 1, said
+        alice.expect("^" + declined + "$")
+        settle(alice, alice_ws_b, bob_b, bob_ws_b, bob_a, bob_ws_a)
+        for c in (alice, bob_a, bob_b):
+            assert lines(c, declined) == 1, c.buf
+        over = [typed(ws, "gameover") for ws in (alice_ws_b, bob_ws_b, bob_ws_a)]
+        assert len(over[0]) == 1 and over[0] == over[1] == over[2], over
+        assert over[0][0]["reason"] == "declined", over[0]
+        # A challenge of the computer made on c goes to the least loaded node (b; c made a
+        # table first): the challenger's connection hears it as its answer, once; its other
+        # connections, on c and on a, from the notice, once each.
+        c = cluster_node(pg, "c").start()
+        alice_c = c.text("alice", "pw-alice")
+        alice_ws_c = ws_login(c, "login alice pw-alice")
+        assert answer(alice_c, "/open bohnduell").startswith("Table bohnduell 102 is open")
+        time.sleep(1.2)  # the nodes' table counts are read once a second
+        said = answer(alice_c, "bohnduell challenge -supply=8 alice cpu:1")
+        assert said.splitlines().count("New BohnDuell Board 103") == 1, said
+        assert "opened bohnduell 103 (table 3) on node b" in c.read_log()
+        settle(alice, alice_c, alice_ws_c, alice_ws_b)
+        for t in (alice, alice_c):
+            assert lines(t, "New BohnDuell Board 103") == 1, t.buf
+        for ws in (alice_ws_c, alice_ws_b):
+            assert [e["board"] for e in typed(ws, "challenge")] == \
+                ([101, 103] if ws is alice_ws_b else [103]), ws.events
+        assert c.stop() == 0
+        assert a.stop() == 0 and b.stop() == 0
+    except BaseException:
+        for n in (a, b):
+            print(f"--- log of {n.extra[3]}:\n" + n.read_log()[-4000:], flush=True)
+        raise
+    finally:
+        for n in (a, b, c):
+            if n and n.proc and n.alive():
+                n.kill()
+
+
 def test_closed(pg):
     a = node(pg, "a")
     b = node(pg, "b")
@@ -296,7 +365,8 @@ def main():
     start = time.time()
     print(f"--- {scenario}", flush=True)
     with PgCluster() as pg:
-        {"invite": test_invite, "queued": test_queued, "closed": test_closed,
+        {"invite": test_invite, "queued": test_queued, "challenge": test_challenge,
+         "closed": test_closed,
          "bounds": test_bounds}[scenario](pg)
     print(f"ok  {scenario} ({time.time() - start:.1f} s)", flush=True)
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "games/register.h"
+#include "server/remote_feed.h"
 
 namespace plateau::server {
 namespace {
@@ -194,6 +195,27 @@ TEST_F(UserNoticeTest, WritesNothingItWouldRefuse) {
   n = invite();
   n.event.data["text"] = "two\nlines";
   EXPECT_EQ(user_notice_payload(n), "");
+}
+
+// A challenge's follow notice (remote_feed.h) may name the challenger's connection that heard
+// it as its answer: that node leaves it out.
+TEST_F(UserNoticeTest, AFollowNoticeMayNameTheConnectionToLeaveOut) {
+  const std::string head =
+      R"({"v":1,"kind":"follow","to":"alice","table":7,"game":"bohnduell","number":101,)"
+      R"("after":0)";
+  const auto n = RemoteFeed::parse_notice(head + R"(,"skip":{"cid":4,"node":"c"}})");
+  ASSERT_TRUE(n);
+  EXPECT_EQ(n->skip_node, "c");
+  EXPECT_EQ(n->skip_cid, 4u);
+  const auto without = RemoteFeed::parse_notice(head + "}");
+  ASSERT_TRUE(without);
+  EXPECT_EQ(without->skip_node, "");
+  EXPECT_EQ(without->skip_cid, 0u);
+  for (const std::string& skip :
+       {R"("skip":{"cid":0,"node":"c"})", R"("skip":{"cid":4})", R"("skip":{"cid":4,"node":"c d"})",
+        R"("skip":{"node":"c"})", R"("skip":{"cid":"4","node":"c"})", R"("skip":[4,"c"])"}) {
+    EXPECT_FALSE(RemoteFeed::parse_notice(head + "," + skip + "}")) << skip;
+  }
 }
 
 TEST(NoticeBudget, TakesABurstThenRefuses) {
