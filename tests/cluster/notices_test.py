@@ -5,7 +5,8 @@ any node"), on real `plateau serve` nodes sharing a PostgreSQL cluster of the te
   invite  an `/invite` made on the table's node (a) reaches the invited user's connections on
           a and on b, each once, the same bytes on both (an account registered on b after a
           started, a guest of b); one forwarded from b (the inviter on b) too; the inviter hears
-          what a single server answers; a name no node knows is refused as on one server;
+          what a single server (SQLite) answers, word for word; a name no node knows is refused
+          as there; a user connected to no node hears nothing of it later, as there;
   queued  the notices of a queued move (dropped: its #n passed; cancelled: the game ended)
           reach the player's connections on every node once each — also when the player's own
           command, forwarded from b, ended the game: that connection hears it as its answer,
@@ -32,7 +33,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
 from cluster_test import node as cluster_node  # noqa: E402
 from pg_cluster import PgCluster  # noqa: E402
-from plateau_harness import answer  # noqa: E402
+from plateau_harness import Server, answer  # noqa: E402
+
+BINARY = sys.argv[1]
 
 INVITE = "{by} invites you to bohnduell {board}: /table bohnduell {board} to go there."
 
@@ -52,10 +55,22 @@ def wait_for(what, check, timeout):
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def settle(*clients):
-    """Every client answers a ping (text) or a ping command (WebSocket): what was sent to them
-    before has arrived. Notices cross the database: wait a little first."""
-    time.sleep(0.5)
+def settle(*clients, until=lambda: True):
+    """Pings every client (a text `ping`, a WebSocket ping command) until `until()` holds
+    (10 s at most), then once more a moment later: what was sent to them by then has arrived,
+    a copy sent twice included. Notices cross the database: they take a few ms."""
+    deadline = time.time() + 10
+    while True:
+        for c in clients:
+            if hasattr(c, "expect"):
+                c.send("ping")
+                c.expect(r"^pong$")
+            else:
+                c.command("ping")
+        if until() or time.time() > deadline:
+            break
+        time.sleep(0.05)
+    time.sleep(0.3)
     for c in clients:
         if hasattr(c, "expect"):
             c.send("ping")
@@ -86,28 +101,72 @@ def who_has(client, names):
     return client.expect(r"^(\d+) online: (.*)$").group(2).split() == names
 
 
+INVITES = ["/invite bob", "/invite bob", "/invite GUEST", "/invite nobody", "/invite erin"]
+
+
+def invites(alice, gname):
+    """The inviter's answers to INVITES (GUEST: the guest's name, as GUEST in the answers)."""
+    return [answer(alice, line.replace("GUEST", gname)).replace(gname, "GUEST")
+            for line in INVITES]
+
+
+def single_server():
+    """What a single server (SQLite) answers INVITES, and what erin, offline meanwhile, hears
+    once she logs in."""
+    one = Server(BINARY).start()
+    try:
+        alice = one.text("alice", "pw-alice", register=True)
+        one.text("bob", "pw-bobby", register=True)
+        erin = one.text("erin", "pw-erin1", register=True)
+        erin.send("quit")
+        guest = one.text()
+        guest.send("guest")
+        gname = guest.expect(r"^Hello, (guest\d+) \(guest").group(1)
+        for line in ("/open bohnduell", "/join", "/option invisible"):
+            assert not answer(alice, line).startswith("error"), line
+        said = invites(alice, gname)
+        erin = one.text("erin", "pw-erin1")
+        settle(erin)
+        return said, erin.buf
+    finally:
+        one.stop()
+
+
 def test_invite(pg):
+    alone, erin_alone = single_server()
+    assert alone == ["You invited bob to bohnduell 101.\n",
+                     "bob can already reach bohnduell 101.\n",
+                     "You invited GUEST to bohnduell 101.\n",
+                     "error: no user named 'nobody'\n",
+                     "You invited erin to bohnduell 101.\n"], alone
+    assert "invites you" not in erin_alone, erin_alone
     a = node(pg, "a")
     b = node(pg, "b")
     try:
         alice = a.text("alice", "pw-alice", register=True)
-        # bob registers on b after a started: a does not hold his account yet.
+        # bob and erin register on b after a started: a does not hold their accounts yet.
         bob_b = b.text("bob", "pw-bobby", register=True)
         bob_ws_b = ws_login(b, "login bob pw-bobby")
         bob_ws_a = ws_login(a, "login bob pw-bobby")
+        erin = b.text("erin", "pw-erin1", register=True)
+        erin.send("quit")  # erin is connected to no node when she is invited
         guest = b.text()
         guest.send("guest")
         gname = guest.expect(r"^Hello, (guest\d+) \(guest").group(1)
         wait_for("b's users in a's who", lambda: who_has(alice, ["alice", "bob", gname]), 5)
         for line in ("/open bohnduell", "/join", "/option invisible"):
             assert not answer(alice, line).startswith("error"), line
-        # What a single server answers the inviter.
-        assert answer(alice, "/invite bob") == "You invited bob to bohnduell 101.\n"
-        assert answer(alice, "/invite bob") == "bob can already reach bohnduell 101.\n"
-        assert answer(alice, f"/invite {gname}") == f"You invited {gname} to bohnduell 101.\n"
-        assert answer(alice, "/invite nobody") == "error: no user named 'nobody'\n"
-        settle(bob_b, bob_ws_b, bob_ws_a, guest)
+        # The inviter hears what a single server answers.
+        assert invites(alice, gname) == alone
+        # erin was invited while connected nowhere: as on a single server, she hears nothing
+        # of it when she comes (the invite is not stored), but may reach the table.
+        erin = b.text("erin", "pw-erin1")
+        assert answer(erin, "/table bohnduell 101").startswith("You are at bohnduell 101."), \
+            erin.buf
         text = INVITE.format(by="alice", board=101)
+        settle(bob_b, bob_ws_b, bob_ws_a, guest, erin, until=lambda: lines(bob_b, text) and lines(
+            guest, text) and typed(bob_ws_a, "invite") and typed(bob_ws_b, "invite"))
+        assert "invites you" not in erin.buf, erin.buf
         assert lines(bob_b, text) == 1, bob_b.buf
         assert lines(guest, text) == 1, guest.buf
         expected = {"type": "invite", "game": "bohnduell", "board": 101, "by": "alice",
@@ -122,8 +181,8 @@ def test_invite(pg):
         for line in ("/table bohnduell 101", "/join"):
             assert not answer(bob_b, line).startswith("error"), line
         assert answer(bob_b, "/invite dave") == "You invited dave to bohnduell 101.\n"
-        settle(dave_a, dave_b)
         text = INVITE.format(by="bob", board=101)
+        settle(dave_a, dave_b, until=lambda: lines(dave_a, text) and lines(dave_b, text))
         assert lines(dave_a, text) == 1, dave_a.buf
         assert lines(dave_b, text) == 1, dave_b.buf
         # bob's connections heard nothing more than the one invite each.
@@ -157,7 +216,8 @@ def test_queued(pg):
         alice.send("move 101 S4#1")
         alice.expect(r"^bohnduell 101: 1\. A alice S4$")
         dropped = "Your queued move S4#5 at bohnduell 101 is dropped: the next move is #2."
-        settle(bob_b, bob_ws_b, bob_a)
+        settle(bob_b, bob_ws_b, bob_a, until=lambda: lines(bob_b, dropped) and lines(
+            bob_a, dropped) and typed(bob_ws_b, "queued"))
         assert lines(bob_b, dropped) == 1, bob_b.buf
         assert lines(bob_a, dropped) == 1, bob_a.buf
         assert typed(bob_ws_b, "queued") == [{"type": "queued", "game": "bohnduell",
@@ -176,7 +236,8 @@ def test_queued(pg):
         said = answer(bob_b, "accept 101")
         cancelled = "Your queued move H1 at bohnduell 101 is cancelled: the game is over."
         assert said.splitlines().count(cancelled) == 1, said
-        settle(bob_b, bob_ws_b, bob_a)
+        settle(bob_b, bob_ws_b, bob_a, until=lambda: lines(bob_a, cancelled) and len(
+            typed(bob_ws_b, "queued")) >= 2)
         assert lines(bob_b, cancelled) == 1, bob_b.buf
         assert lines(bob_a, cancelled) == 1, bob_a.buf
         assert typed(bob_ws_b, "queued")[1:] == [{"type": "queued", "game": "bohnduell",
@@ -210,7 +271,9 @@ def test_challenge(pg):
         alice.expect(r"^New BohnDuell Board 101$")
         for c in (bob_a, bob_b):
             c.expect(r"^New BohnDuell Board 101$")
-        settle(alice, alice_ws_b, bob_b, bob_ws_b, bob_a, bob_ws_a)
+        settle(alice, alice_ws_b, bob_b, bob_ws_b, bob_a, bob_ws_a, until=lambda: typed(
+            bob_ws_a, "challenge") and typed(bob_ws_b, "challenge") and typed(alice_ws_b,
+                                                                              "challenge"))
         for c in (bob_a, bob_b):
             assert lines(c, "New BohnDuell Board 101") == 1, c.buf
         on_a, on_b = typed(bob_ws_a, "challenge"), typed(bob_ws_b, "challenge")
@@ -222,7 +285,9 @@ def test_challenge(pg):
         declined = "bob has disagreed to play."
         assert said.splitlines().count(declined) == 1, said
         alice.expect("^" + declined + "$")
-        settle(alice, alice_ws_b, bob_b, bob_ws_b, bob_a, bob_ws_a)
+        settle(alice, alice_ws_b, bob_b, bob_ws_b, bob_a, bob_ws_a, until=lambda: all(
+            lines(c, declined) for c in (bob_a,)) and all(
+            typed(ws, "gameover") for ws in (alice_ws_b, bob_ws_b, bob_ws_a)))
         for c in (alice, bob_a, bob_b):
             assert lines(c, declined) == 1, c.buf
         over = [typed(ws, "gameover") for ws in (alice_ws_b, bob_ws_b, bob_ws_a)]
@@ -239,7 +304,9 @@ def test_challenge(pg):
         said = answer(alice_c, "bohnduell challenge -supply=8 alice cpu:1")
         assert said.splitlines().count("New BohnDuell Board 103") == 1, said
         assert "opened bohnduell 103 (table 3) on node b" in c.read_log()
-        settle(alice, alice_c, alice_ws_c, alice_ws_b)
+        settle(alice, alice_c, alice_ws_c, alice_ws_b, until=lambda: lines(
+            alice, "New BohnDuell Board 103") and len(typed(alice_ws_b, "challenge")) >= 2 and
+            typed(alice_ws_c, "challenge"))
         for t in (alice, alice_c):
             assert lines(t, "New BohnDuell Board 103") == 1, t.buf
         for ws in (alice_ws_c, alice_ws_b):
@@ -282,7 +349,8 @@ def test_closed(pg):
         closed = f"bohnduell 101 is closed: {gname} left before the game started."
         dave.expect("^" + closed + "$")
         carol.expect("^" + closed + "$")
-        settle(dave, carol, carol_ws)
+        settle(dave, carol, carol_ws, until=lambda: any(
+            e.get("text") == closed for e in carol_ws.events))
         assert lines(dave, closed) == 1 and lines(carol, closed) == 1, carol.buf
         assert [e for e in carol_ws.events if e.get("text") == closed] == \
             [{"type": "ok", "text": closed}], carol_ws.events
