@@ -22,9 +22,8 @@ any node"), on real `plateau serve` nodes sharing a PostgreSQL cluster of the te
           an unknown field, a bad name, too long) are logged and dropped, and the connections
           hear nothing; a burst of well-formed notices beyond the node's budget (4,000 at once)
           is cut there, logged, and the node goes on.
-  measure (not a ctest) the delay of an invite to a user on another node, against the same on
-          the table's node (docs/CLUSTER.md, "Messages to a user on any node").
-Usage: notices_test.py PLATEAU_BINARY SCENARIO [COUNT]. Exits 77 (skipped, saying why) only when the
+(tests/cluster/notices_latency.py measures an invite's delay to another node.)
+Usage: notices_test.py PLATEAU_BINARY SCENARIO. Exits 77 (skipped, saying why) only when the
 PostgreSQL server binaries are missing and this is not root."""
 import json
 import os
@@ -430,51 +429,11 @@ def test_bounds(pg):
             b.kill()
 
 
-def measure(pg, count):
-    """(Not a ctest.) The delay from the inviter's answer on a to the invite's arrival at the
-    invited user's text connection on b (a notice through the database), against the same at
-    the user's connection on a (the table's own delivery): median and p99 over `count` tables."""
-    import statistics
-    a = node(pg, "a")
-    b = node(pg, "b")
-    try:
-        alice = a.text("alice", "pw-alice", register=True)
-        bob_b = b.text("bob", "pw-bobby", register=True)
-        bob_a = a.text("bob", "pw-bobby")
-        remote, local = [], []
-        for board in range(101, 101 + count):
-            for line in ("/open bohnduell", "/join"):
-                assert not answer(alice, line).startswith("error"), line
-            alice.send("/invite bob")
-            alice.expect(rf"^You invited bob to bohnduell {board}\.$")
-            answered = time.perf_counter()
-            text = INVITE.format(by="alice", board=board).replace(".", r"\.")
-            bob_a.expect("^" + text + "$")
-            local.append(time.perf_counter() - answered)
-            bob_b.expect("^" + text + "$")
-            remote.append(time.perf_counter() - answered)
-            alice.send("/leave")  # the table stays open; alice's next /open makes another
-
-        def stats(values):
-            values = sorted(values)
-            return (statistics.median(values) * 1000,
-                    values[max(0, int(len(values) * 0.99) - 1)] * 1000)
-        print("invite after the inviter's answer: on b (another node) median %.2f ms, p99 %.2f "
-              "ms; on a (the table's node) median %.2f ms, p99 %.2f ms; %d invites" %
-              (stats(remote) + stats(local) + (count,)), flush=True)
-    finally:
-        a.stop()
-        b.stop()
-
-
 def main():
     scenario = sys.argv[2]
     start = time.time()
     print(f"--- {scenario}", flush=True)
     with PgCluster() as pg:
-        if scenario == "measure":
-            measure(pg, int(sys.argv[3]) if len(sys.argv) > 3 else 100)
-            return
         {"invite": test_invite, "queued": test_queued, "challenge": test_challenge,
          "closed": test_closed,
          "bounds": test_bounds}[scenario](pg)
