@@ -20,7 +20,7 @@ any node"), on real `plateau serve` nodes sharing a PostgreSQL cluster of the te
           closed when the guest leaves) reaches its spectators on a and on b, once each;
   bounds  notices that are not what a node writes (a line break in a text, an unknown event,
           an unknown field, a bad name, too long) are logged and dropped, and the connections
-          hear nothing; a burst of well-formed notices beyond the node's budget (10,000 at once)
+          hear nothing; a burst of well-formed notices (10,000 at once) beyond the node's budget
           is cut there, logged, and the node goes on.
 (tests/cluster/notices_latency.py measures an invite's delay to another node.)
 Usage: notices_test.py PLATEAU_BINARY SCENARIO. Exits 77 (skipped, saying why) only when the
