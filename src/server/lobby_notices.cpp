@@ -21,8 +21,9 @@ bool Lobby::user_exists(const std::string& name) const {
 }
 
 void Lobby::learn_invitee(const Command& c) {
-  if (!node_ || c.args.empty() || accounts_.exists(c.args[0]) || presence_.online(c.args[0])) {
-    return;
+  if (!node_ || c.args.empty() || !valid_user_name(c.args[0]) || accounts_.exists(c.args[0]) ||
+      presence_.online(c.args[0])) {
+    return;  // no name an account could have: no round trip
   }
   try {
     cluster_user(to_lower(c.args[0]));
