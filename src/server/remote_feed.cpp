@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <set>
 
 #include "cluster/cluster_db.h"
 #include "cluster/feed_db.h"
@@ -172,9 +173,13 @@ void RemoteFeed::deliver(std::int64_t table_id, std::vector<store::EventRow> row
     if (it == tables_.end()) return;
     auto& fs = it->second.followers;
     if (local(table_id, it->second.game, it->second.number)) {
-      // Taken over by this node: its players hear it from the table now, not twice.
-      fs.erase(std::remove_if(fs.begin(), fs.end(),
-                              [](const Follower& f) { return !f.seated_as.empty(); }),
+      // Taken over by this node: its players hear it from the table now, not twice — those
+      // made to follow as players, and every connection of a seated user (one that sat down
+      // through the node link follows as a spectator does).
+      const auto seated = seated_clients(it->second.game, it->second.number);
+      fs.erase(std::remove_if(
+                   fs.begin(), fs.end(),
+                   [&](const Follower& f) { return !f.seated_as.empty() || seated.count(f.key); }),
                fs.end());
     }
     for (auto& f : fs) {
@@ -349,6 +354,16 @@ void RemoteFeed::round(cluster::Connection& db, bool refresh) {
   std::lock_guard lock(mutex_);
   remote_names_ = std::move(names);
   remote_listing_ = std::move(listed);
+}
+
+std::set<const Client*> RemoteFeed::seated_clients(const std::string& game, int number) const {
+  std::set<const Client*> out;
+  if (auto t = lobby_.find_table(game, number)) {
+    for (const auto& name : t->summary().access.seated) {
+      for (const auto& c : lobby_.clients_of(name)) out.insert(c.get());
+    }
+  }
+  return out;
 }
 
 std::vector<std::shared_ptr<Client>> RemoteFeed::followers_of(std::int64_t table_id) const {

@@ -16,6 +16,9 @@ any node"), on real `plateau serve` nodes sharing a PostgreSQL cluster of the te
           decline, forwarded from b, reaches the challenger and the player's other connections
           on both nodes; a challenge of the computer made on c and placed on b is heard once
           by the challenger's connection (its answer) and once by each of its others;
+  moved   a player seated at a table of a through the node link from b: a dies, b takes the
+          table over; the player hears each move, and his queued move's notice, once (not also
+          from the feed);
   closed  a message to everyone at a table that is not a table event (a guest's set-up table
           closed when the guest leaves) reaches its spectators on a and on b, once each;
   bounds  notices that are not what a node writes (a line break in a text, an unknown event,
@@ -325,6 +328,48 @@ def test_challenge(pg):
                 n.kill()
 
 
+def test_moved(pg):
+    a = node(pg, "a")
+    b = node(pg, "b")
+    try:
+        alice = a.text("alice", "pw-alice", register=True)
+        bob = b.text("bob", "pw-bobby", register=True)
+        # bob sits at alice's table of a through the node link, from b.
+        for line in ("/open bohnduell start=1", "/join 1"):
+            assert not answer(alice, line).startswith("error"), line
+        for line in ("/table bohnduell 101", "/join 2"):
+            assert not answer(bob, line).startswith("error"), line
+        assert not answer(alice, "/start").startswith("error")
+        alice.send("move 101 S4#1")
+        alice.expect(r"^bohnduell 101: 1\. A alice S4$")
+        bob.expect(r"^bohnduell 101: 1\. A alice S4$")
+        # a dies; b takes the table over: bob's connection hears it from the table now, each
+        # event once (not also from the feed), and his notices too.
+        a.kill()
+        wait_for("b to take the table over",
+                 lambda: pg.sql(pg.url, "SELECT owner FROM tables") == [["b"]], 15)
+        alice = b.text("alice", "pw-alice")
+        said = answer(bob, "move 101 S4#2")
+        assert said.splitlines().count("bohnduell 101: 2. B bob S4") == 1, said
+        assert answer(bob, "queue 101 S3#9").startswith("Queued S3#9 at bohnduell 101")
+        alice.send("move 101 S3#3")
+        alice.expect(r"^bohnduell 101: 3\. A alice S3$")
+        third = "bohnduell 101: 3. A alice S3"
+        dropped = "Your queued move S3#9 at bohnduell 101 is dropped: the next move is #4."
+        settle(bob, alice, until=lambda: lines(bob, third) and lines(bob, dropped))
+        for line in ("bohnduell 101: 2. B bob S4", third, dropped):
+            assert lines(bob, line) == 1, (line, bob.buf)
+        assert b.stop() == 0
+    except BaseException:
+        for n in (a, b):
+            print(f"--- log of {n.extra[3]}:\n" + n.read_log()[-4000:], flush=True)
+        raise
+    finally:
+        for n in (a, b):
+            if n.proc and n.alive():
+                n.kill()
+
+
 def test_closed(pg):
     a = node(pg, "a")
     b = node(pg, "b")
@@ -435,7 +480,7 @@ def main():
     print(f"--- {scenario}", flush=True)
     with PgCluster() as pg:
         {"invite": test_invite, "queued": test_queued, "challenge": test_challenge,
-         "closed": test_closed,
+         "moved": test_moved, "closed": test_closed,
          "bounds": test_bounds}[scenario](pg)
     print(f"ok  {scenario} ({time.time() - start:.1f} s)", flush=True)
 
