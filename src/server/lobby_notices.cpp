@@ -88,6 +88,17 @@ void Lobby::tell_followers_elsewhere(std::int64_t table_id, const Event& event,
   UserNotice n{"", table_id, node_id(), "", 0, Event{event.type, event.data, {}, 0}};
   skip_caller(n, caller);
   publish_notice(n);
+  // Spectators here that followed the table through the feed before this node took it over:
+  // not the table's watchers, so it did not tell them.
+  for (const auto& c : remote_feed_->spectators_here(table_id)) {
+    if (c == caller) continue;
+    try {
+      c->send(n.event, false);
+    } catch (const std::exception& e) {
+      spdlog::error("node {}: cannot send a {} message to {}: {}", node_id(), event.type,
+                    c->describe(), e.what());
+    }
+  }
 }
 
 std::uint64_t Lobby::forwarded_cid(const Client* client) const {

@@ -356,6 +356,19 @@ void RemoteFeed::round(cluster::Connection& db, bool refresh) {
   remote_listing_ = std::move(listed);
 }
 
+std::vector<std::shared_ptr<Client>> RemoteFeed::spectators_here(std::int64_t table_id) const {
+  std::vector<std::shared_ptr<Client>> out;
+  std::lock_guard lock(mutex_);
+  auto it = tables_.find(table_id);
+  if (it == tables_.end() || !local(table_id, it->second.game, it->second.number)) return out;
+  const auto seated = seated_clients(it->second.game, it->second.number);
+  for (const auto& f : it->second.followers) {
+    if (!f.seated_as.empty() || seated.count(f.key)) continue;
+    if (auto c = f.client.lock()) out.push_back(std::move(c));
+  }
+  return out;
+}
+
 std::set<const Client*> RemoteFeed::seated_clients(const std::string& game, int number) const {
   std::set<const Client*> out;
   if (auto t = lobby_.find_table(game, number)) {

@@ -83,6 +83,10 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
   // The connections here that follow table `table_id` of another node (players and
   // spectators). Thread-safe, never blocks on the database.
   std::vector<std::shared_ptr<Client>> followers_of(std::int64_t table_id) const;
+  // The connections here that still follow table `table_id` through the feed although this
+  // node serves it now (they followed it before a takeover: its spectators), the connections
+  // of its seated users left out (the table tells those itself). Thread-safe.
+  std::vector<std::shared_ptr<Client>> spectators_here(std::int64_t table_id) const;
   // Publishes `payload` on plateau_notices (a user notice: user_notice.h). Never blocks.
   void publish(std::string payload) { feed_.publish(std::move(payload)); }
 

@@ -18,7 +18,8 @@ any node"), on real `plateau serve` nodes sharing a PostgreSQL cluster of the te
           by the challenger's connection (its answer) and once by each of its others;
   moved   a player seated at a table of a through the node link from b: a dies, b takes the
           table over; the player hears each move, and his queued move's notice, once (not also
-          from the feed);
+          from the feed); a spectator on b of a guest's table of a is told, once, that the
+          table closed when the guest, back on b, leaves;
   closed  a message to everyone at a table that is not a table event (a guest's set-up table
           closed when the guest leaves) reaches its spectators on a and on b, once each;
   bounds  notices that are not what a node writes (a line break in a text, an unknown event,
@@ -343,11 +344,20 @@ def test_moved(pg):
         alice.send("move 101 S4#1")
         alice.expect(r"^bohnduell 101: 1\. A alice S4$")
         bob.expect(r"^bohnduell 101: 1\. A alice S4$")
+        # A guest's set-up table on a, watched from b by carol (through the feed).
+        guest = a.text()
+        guest.send("guest")
+        gname = guest.expect(r"^Hello, (guest\d+) \(guest").group(1)
+        token = guest.expect(r"^Resume token: (\S+)$").group(1)
+        for line in ("/open bohnduell", "/join"):
+            assert not answer(guest, line).startswith("error"), line
+        carol = b.text("carol", "pw-carol", register=True)
+        assert not answer(carol, "/watch 102").startswith("error")
         # a dies; b takes the table over: bob's connection hears it from the table now, each
         # event once (not also from the feed), and his notices too.
         a.kill()
-        wait_for("b to take the table over",
-                 lambda: pg.sql(pg.url, "SELECT owner FROM tables") == [["b"]], 15)
+        wait_for("b to take the tables over",
+                 lambda: pg.sql(pg.url, "SELECT DISTINCT owner FROM tables") == [["b"]], 15)
         alice = b.text("alice", "pw-alice")
         said = answer(bob, "move 101 S4#2")
         assert said.splitlines().count("bohnduell 101: 2. B bob S4") == 1, said
@@ -359,6 +369,16 @@ def test_moved(pg):
         settle(bob, alice, until=lambda: lines(bob, third) and lines(bob, dropped))
         for line in ("bohnduell 101: 2. B bob S4", third, dropped):
             assert lines(bob, line) == 1, (line, bob.buf)
+        # The guest comes back on b and leaves: its table, b's now, is closed, and carol, who
+        # followed it through the feed before the takeover, is told once.
+        guest = b.text()
+        guest.send("resume " + token)
+        guest.expect(rf"^Welcome back, {gname} ")
+        guest.send("logout")
+        closed = f"bohnduell 102 is closed: {gname} left before the game started."
+        carol.expect("^" + closed + "$")
+        settle(carol)
+        assert lines(carol, closed) == 1, carol.buf
         assert b.stop() == 0
     except BaseException:
         for n in (a, b):
