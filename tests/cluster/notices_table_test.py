@@ -10,7 +10,7 @@ serve` nodes sharing a PostgreSQL cluster of the test's own:
           closed when the guest leaves) reaches its spectators on a and on b, once each;
   bounds  notices that are not what a node writes (a line break in a text, an unknown event,
           an unknown field, a bad name, too long) are logged and dropped, and the connections
-          hear nothing; a burst of well-formed notices (10,000 at once) beyond the node's budget
+          hear nothing; a burst of well-formed notices (20,000 at once) beyond the node's budget
           is cut there, logged, and the node goes on.
 Usage: notices_table_test.py PLATEAU_BINARY SCENARIO. Exits 77 (skipped, saying why) only
 when the PostgreSQL server binaries are missing and this is not root."""
@@ -172,19 +172,19 @@ def test_bounds(pg):
         assert not any("forged" in l or "x" * 100 in l for l in heard), carol.buf
         log = b.read_log()
         assert log.count("a malformed notice dropped") >= 1, log[-2000:]
-        # A burst of 10,000 in one transaction: the node tells at most its budget (4,000, and
+        # A burst of 20,000 in one transaction: the node tells at most its budget (4,000, and
         # what refills meanwhile), logs the rest as dropped and goes on.
         # (PostgreSQL folds identical notifications of one transaction into one: each differs.)
         payload = user_notice("carol", {"type": "ok", "data": {"text": "burst @"}})
         pg.sql(pg.url, "SELECT count(pg_notify('plateau_notices', replace('" + payload +
-               "', '@', i::text))) FROM generate_series(1, 10000) i")
+               "', '@', i::text))) FROM generate_series(1, 20000) i")
         wait_for("b to cut the burst", lambda: "too many user notices" in b.read_log(), 10)
         time.sleep(1)
         carol.send("ping")
         carol.expect(r"^pong$")
         heard = sum(1 for l in carol.buf.splitlines() if l.startswith("burst "))
-        print(f"burst: {heard} of 10000 notices told", flush=True)
-        assert 4000 <= heard < 10000, heard
+        print(f"burst: {heard} of 20000 notices told", flush=True)
+        assert 4000 <= heard < 20000, heard
         assert b.stop() == 0
     finally:
         if b.proc and b.alive():
