@@ -35,7 +35,7 @@ namespace plateau::server {
 struct UserNotice {
   std::string to;  // the user (any case: the receiving node looks the name up as a login)
   std::int64_t table_id = 0;  // instead of `to` (> 0): the followers of this table
-  std::string from;           // the node that published it (its own nodes skip it: told already)
+  std::string from;           // the node that published it (it skips it: it told its own)
   // The connection that heard it as its command's answer: its node and the node link's client
   // id there (lobby_forwarding.h ProxyClient). Empty / 0 when none did.
   std::string skip_node;
@@ -51,7 +51,7 @@ inline constexpr std::size_t kMaxNoticeText = 1000;
 // above, or too long): the caller logs and drops it.
 std::string user_notice_payload(const UserNotice& notice);
 
-// The notice `payload` carries, or nullopt if it is not a user notice as a node writes it
+// The notice `payload` carries, or nullopt if it is not a user or table notice as a node writes it
 // (another kind of notice included). Never throws.
 std::optional<UserNotice> parse_user_notice(const std::string& payload);
 
