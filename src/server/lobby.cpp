@@ -428,8 +428,8 @@ void Lobby::cmd_challenge(Ctx& ctx, const Command& c) {
   ctx.deferred = true;
   if (!remote_feed_) return table->create(ctx.caller(), ctx.done);
   // Once the table is stored, its players connected to other nodes hear of it there.
-  table->create(ctx.caller(), [this, table, seats, creator = ctx.client->user, done = ctx.done] {
-    feed_table_made(table, seats, creator);
+  table->create(ctx.caller(), [this, table, seats, caller = ctx.client, done = ctx.done] {
+    feed_table_made(table, seats, caller);
     if (done) done();
   });
 }
@@ -474,6 +474,7 @@ std::shared_ptr<Table> Lobby::resolve_board(const Ctx& ctx, const Command& c) co
 
 void Lobby::to_table(Ctx& ctx, Command& c) {
   if (forward_table_command(ctx, c)) return;  // another node serves it
+  if (c.verb == Verb::kInvite) learn_invitee(c);
   auto table = resolve_board(ctx, c);
   if (c.verb == Verb::kWatch) ctx.client->current = table;
   ctx.deferred = true;

@@ -27,12 +27,14 @@
 #include "server/guest_names.h"
 #include "server/limits.h"
 #include "server/presence.h"
+#include "server/rate_limited_log.h"
 #include "server/ratings.h"
 #include "server/remote_follow.h"
 #include "server/resume_tokens.h"
 #include "server/table.h"
 #include "server/table_directory.h"
 #include "server/table_services.h"
+#include "server/user_notice.h"
 #include "server/vacations.h"
 #include "store/store.h"
 
@@ -156,6 +158,27 @@ class Lobby : public TableServices {
   std::vector<VacationPeriod> vacations_of(const std::string& user) const override {
     return vacations_.of(user);
   }
+
+  // lobby_notices.cpp: messages to one user on any node (user_notice.h; docs/CLUSTER.md,
+  // "Messages to a user on any node").
+  bool user_exists(const std::string& name) const override;
+  void tell_elsewhere(const std::string& user, const Event& event,
+                      const std::shared_ptr<Client>& caller,
+                      const std::string& caller_user) override;
+  void tell_followers_elsewhere(std::int64_t table_id, const Event& event,
+                                const std::shared_ptr<Client>& caller) override;
+  // A notice from plateau_notices (the feed's thread): true if it is a user or table notice,
+  // checked (parse_user_notice) and told to this node's connections of its user, or to those
+  // that follow its table here (those of another node's notice; the one it names as told
+  // already left out), within the NoticeBudget; false if it is not one (the caller reads it as
+  // another kind, or drops it). Never throws.
+  bool user_notice(const std::string& payload);
+  // The node link's id of `client`, one of this node's clients whose commands went to another
+  // node (lobby_forward.cpp), or 0. Thread-safe.
+  std::uint64_t forwarded_cid(const Client* client) const;
+  // `client`, another node's client's stand-in here (lobby_forwarding.h): that node's id and
+  // the client's id there; ("", 0) for any other client.
+  static std::pair<std::string, std::uint64_t> stand_in_of(const Client* client);
 
   using TableServices::now_ms;  // wall clock in ms since the epoch
   std::shared_ptr<Table> find_table(const std::string& game, int number) const {
@@ -329,12 +352,21 @@ class Lobby : public TableServices {
   // before), of a new table's players; the names online on the other nodes.
   void feed_user_changed(const std::shared_ptr<Client>& client, const std::string& old_name);
   void feed_table_made(const std::shared_ptr<Table>& table, const std::vector<SeatOwner>& seats,
-                       const std::string& creator);
+                       const std::shared_ptr<Client>& caller);
   std::vector<std::string> feed_names() const;
   // Several nodes: the name of `name` (lower-case) as an account registered on another node
   // since this one started (one round trip; then held here) or a guest online on another
   // node; "" if neither, or alone.
   std::string cluster_user(const std::string& name);
+
+  // lobby_notices.cpp: an /invite of a name this node does not know yet may be an account
+  // another node registered since this one started: it is read from the database first (one
+  // round trip, as a challenge's), so that the table knows it.
+  void learn_invitee(const Command& c);
+  // Publishes `notice` on plateau_notices (logged and dropped if it cannot be one).
+  void publish_notice(const UserNotice& notice);
+  NoticeBudget notice_budget_;
+  RateLimitedLog notice_logs_;
 
   mutable std::mutex mutex_;  // skipped_
   std::vector<SkippedTable> skipped_;

@@ -110,15 +110,18 @@ void Lobby::feed_user_changed(const std::shared_ptr<Client>& client, const std::
 }
 
 void Lobby::feed_table_made(const std::shared_ptr<Table>& table,
-                            const std::vector<SeatOwner>& seats, const std::string& creator) {
+                            const std::vector<SeatOwner>& seats,
+                            const std::shared_ptr<Client>& caller) {
   if (!remote_feed_ || find_table(table->game_name(), table->number()) != table) return;
+  // The challenger too: their other connections, on other nodes, hear of it as on one server
+  // (all of a player's connections do); the one that sent it from another node is left out.
   std::vector<std::string> seated;
   for (const auto& s : seats) {
-    if (s.kind == SeatKind::kUser && to_lower(s.name) != to_lower(creator)) {
-      seated.push_back(s.name);
-    }
+    if (s.kind == SeatKind::kUser) seated.push_back(s.name);
   }
-  remote_feed_->notify_seated(table->id(), table->game_name(), table->number(), seated);
+  const auto [skip_node, skip_cid] = stand_in_of(caller.get());
+  remote_feed_->notify_seated(table->id(), table->game_name(), table->number(), seated, skip_node,
+                              skip_cid);
 }
 
 }  // namespace plateau::server

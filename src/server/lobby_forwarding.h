@@ -103,6 +103,9 @@ class ProxyClient : public Client {
     return "node " + peer_ + " client " + std::to_string(cid_);
   }
   std::string address() const override { return "node:" + peer_; }
+  // Its client: that node's id and the client's id there (user_notice.h `skip`).
+  const std::string& peer() const { return peer_; }
+  std::uint64_t cid() const { return cid_; }
 
   void set_reply(std::shared_ptr<cluster::LinkReply> reply) {
     std::lock_guard lock(mutex_);

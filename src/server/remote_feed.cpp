@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <climits>
 #include <iterator>
+#include <set>
 
+#include "cluster/cluster_db.h"
 #include "cluster/feed_db.h"
 #include "core/registry.h"
 #include "core/text.h"
@@ -208,8 +210,12 @@ void RemoteFeed::deliver(std::int64_t table_id, std::vector<store::EventRow> row
     auto it = tables_.find(table_id);
     if (it == tables_.end()) return;
     if (local(table_id, it->second.game, it->second.number)) {
-      // Taken over by this node: its players hear it from the table now, not twice.
-      erase_followers_locked(table_id, [](const Follower& f) { return !f.seated_as.empty(); });
+      // Taken over by this node: its players hear it from the table now, not twice — those
+      // made to follow as players, and every connection of a seated user (one that sat down
+      // through the node link follows as a spectator does).
+      const auto seated = seated_clients(it->second.game, it->second.number);
+      erase_followers_locked(
+          table_id, [&](const Follower& f) { return !f.seated_as.empty() || seated.count(f.key); });
       it = tables_.find(table_id);
       if (it == tables_.end()) return;
     }
@@ -263,6 +269,12 @@ std::optional<RemoteFeed::FollowNotice> RemoteFeed::parse_notice(const std::stri
       return std::nullopt;
     }
     n.number = static_cast<int>(number);
+    if (auto s = j.find("skip"); s != j.end()) {
+      if (!s->is_object() || !s->at("cid").is_number_unsigned()) return std::nullopt;
+      n.skip_node = s->at("node").get<std::string>();
+      n.skip_cid = s->at("cid").get<std::uint64_t>();
+      if (!cluster::bad_node_id(n.skip_node).empty() || n.skip_cid == 0) return std::nullopt;
+    }
     return n;
   } catch (const std::exception&) {
     return std::nullopt;
@@ -270,6 +282,7 @@ std::optional<RemoteFeed::FollowNotice> RemoteFeed::parse_notice(const std::stri
 }
 
 void RemoteFeed::notice(const std::string& payload) {
+  if (lobby_.user_notice(payload)) return;  // a message to a user (lobby_notices.cpp)
   auto n = parse_notice(payload);
   if (!n) {
     if (auto count = bad_notices_.due()) {
@@ -279,12 +292,17 @@ void RemoteFeed::notice(const std::string& payload) {
     return;
   }
   for (const auto& c : lobby_.clients_of(n->to)) {
+    if (n->skip_cid != 0 && n->skip_node == feed_.node_id() &&
+        lobby_.forwarded_cid(c.get()) == n->skip_cid) {
+      continue;  // the challenger's connection: it heard the challenge as its answer
+    }
     if (!c->by_mail()) add(c, n->table_id, n->game, n->number, n->after, n->to);
   }
 }
 
 void RemoteFeed::notify_seated(std::int64_t table_id, const std::string& game, int number,
-                               const std::vector<std::string>& seated) {
+                               const std::vector<std::string>& seated, const std::string& skip_node,
+                               std::uint64_t skip_cid) {
   {
     // Its seats go to the database at the feed's next round (a login elsewhere finds them).
     std::lock_guard lock(mutex_);
@@ -292,16 +310,13 @@ void RemoteFeed::notify_seated(std::int64_t table_id, const std::string& game, i
   }
   feed_.wake();
   for (const auto& name : seated) {
-    // Connected here: the table tells them itself. Elsewhere (or nowhere): the node they are
-    // on, if any, makes them follow it.
-    if (!lobby_.clients_of(name).empty()) continue;
-    feed_.publish(json_text(json{{"v", 1},
-                                 {"kind", "follow"},
-                                 {"to", name},
-                                 {"table", table_id},
-                                 {"game", game},
-                                 {"number", number},
-                                 {"after", 0}}));
+    // Sent even when they are connected here (the table tells those connections itself): they
+    // may be connected to other nodes too. Each node they are on makes them follow it; this
+    // one's feed drops its own notice (the table is local).
+    json notice{{"v", 1},       {"kind", "follow"}, {"to", name}, {"table", table_id},
+                {"game", game}, {"number", number}, {"after", 0}};
+    if (skip_cid != 0) notice["skip"] = {{"node", skip_node}, {"cid", skip_cid}};
+    feed_.publish(json_text(notice));
   }
 }
 
@@ -454,6 +469,40 @@ void RemoteFeed::round(cluster::Connection& db, bool refresh) {
   std::lock_guard lock(mutex_);
   remote_names_ = std::move(names);
   remote_listing_ = std::move(listed);
+}
+
+std::vector<std::shared_ptr<Client>> RemoteFeed::spectators_here(std::int64_t table_id) const {
+  std::vector<std::shared_ptr<Client>> out;
+  std::lock_guard lock(mutex_);
+  auto it = tables_.find(table_id);
+  if (it == tables_.end() || !local(table_id, it->second.game, it->second.number)) return out;
+  const auto seated = seated_clients(it->second.game, it->second.number);
+  for (const auto& f : it->second.followers) {
+    if (!f.seated_as.empty() || seated.count(f.key)) continue;
+    if (auto c = f.client.lock()) out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::set<const Client*> RemoteFeed::seated_clients(const std::string& game, int number) const {
+  std::set<const Client*> out;
+  if (auto t = lobby_.find_table(game, number)) {
+    for (const auto& name : t->summary().access.seated) {
+      for (const auto& c : lobby_.clients_of(name)) out.insert(c.get());
+    }
+  }
+  return out;
+}
+
+std::vector<std::shared_ptr<Client>> RemoteFeed::followers_of(std::int64_t table_id) const {
+  std::vector<std::shared_ptr<Client>> out;
+  std::lock_guard lock(mutex_);
+  if (auto it = tables_.find(table_id); it != tables_.end()) {
+    for (const auto& f : it->second.followers) {
+      if (auto c = f.client.lock()) out.push_back(std::move(c));
+    }
+  }
+  return out;
 }
 
 std::vector<std::string> RemoteFeed::remote_names() const {

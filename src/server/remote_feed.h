@@ -83,10 +83,23 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
   // that user's seat are unfollowed (those it watches stay). Never blocks.
   void left(const std::shared_ptr<Client>& client, const std::string& user);
   // Table `table_id` (game, number) was made here with `seated` among its players: each of
-  // them not connected here is told on plateau_notices, so that a node they are connected to
-  // makes them follow it from its first event. Never blocks.
+  // them is told on plateau_notices (connected here or not: also elsewhere, maybe), so that
+  // every other node they are connected to makes them follow it from its first event. Never
+  // blocks.
+  // `skip_node`/`skip_cid`: the challenger's connection on another node, when its command
+  // was forwarded here: it heard the challenge as its answer and follows the table already.
   void notify_seated(std::int64_t table_id, const std::string& game, int number,
-                     const std::vector<std::string>& seated);
+                     const std::vector<std::string>& seated, const std::string& skip_node = "",
+                     std::uint64_t skip_cid = 0);
+  // The connections here that follow table `table_id` of another node (players and
+  // spectators). Thread-safe, never blocks on the database.
+  std::vector<std::shared_ptr<Client>> followers_of(std::int64_t table_id) const;
+  // The connections here that still follow table `table_id` through the feed although this
+  // node serves it now (they followed it before a takeover: its spectators), the connections
+  // of its seated users left out (the table tells those itself). Thread-safe.
+  std::vector<std::shared_ptr<Client>> spectators_here(std::int64_t table_id) const;
+  // Publishes `payload` on plateau_notices (a user notice: user_notice.h). Never blocks.
+  void publish(std::string payload) { feed_.publish(std::move(payload)); }
 
   // The names logged in on the other live nodes (sorted), as read at most a second ago.
   std::vector<std::string> remote_names() const;
@@ -105,6 +118,9 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
     std::string game;
     int number = 0;
     std::int64_t after = 0;
+    // The connection told already (the forwarded challenger's: user_notice.h `skip`), if any.
+    std::string skip_node;
+    std::uint64_t skip_cid = 0;
   };
   static std::optional<FollowNotice> parse_notice(const std::string& payload);
 
@@ -145,6 +161,8 @@ class RemoteFeed : public RemoteFollow, private cluster::FeedSink {
   // left), keeping by_client_ in step. With mutex_ held.
   void erase_followers_locked(std::int64_t table_id,
                               const std::function<bool(const Follower&)>& drop);
+  // The connections here of the users seated at this node's table (game, number).
+  std::set<const Client*> seated_clients(const std::string& game, int number) const;
   std::string refusal_locked(const std::shared_ptr<Client>& client, bool new_table) const;
   void add(const std::shared_ptr<Client>& client, std::int64_t table_id, const std::string& game,
            int number, std::int64_t after_seq, const std::string& seated_as);

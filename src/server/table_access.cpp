@@ -80,7 +80,7 @@ void Table::cmd_invite(Tx& tx, const Command& c) {
     throw CommandError("only the players and the host of " + label() + " may invite");
   }
   const std::string& name = c.args.at(0);
-  if (!services_.is_account(name) && services_.clients_of(name).empty()) {
+  if (!services_.user_exists(name)) {
     throw CommandError("no user named '" + name.substr(0, 30) + "'");
   }
   TableAccess a = access();

@@ -92,6 +92,26 @@ class TableServices {
   virtual std::vector<VacationPeriod> vacations_of(const std::string& /*user*/) const {
     return {};
   }
+  // True if `name` (any case) is an account or a user online, on any node (`/invite`).
+  // Thread-safe, never blocks on the database.
+  virtual bool user_exists(const std::string& name) const {
+    return is_account(name) || !clients_of(name).empty();
+  }
+  // Several nodes (docs/CLUSTER.md, "Messages to a user on any node"): `event`, a message for
+  // `user` alone that is not a table event (an invite, a queued move's notice), which this
+  // node's connections of `user` were just told, goes to the user's connections on the other
+  // nodes. `caller` ran the command (`caller_user` its user): when it is another node's client
+  // and `user` itself, it heard the event as its answer, and its node leaves it out. Never
+  // throws, never blocks. Alone: nothing.
+  virtual void tell_elsewhere(const std::string& /*user*/, const Event& /*event*/,
+                              const std::shared_ptr<Client>& /*caller*/,
+                              const std::string& /*caller_user*/) {}
+  // The same for `event`, a message to everyone at table `table_id` (or all but the caller)
+  // that is not a table event (an ok or an error): the connections that follow the table on
+  // the other nodes hear it; the caller's, if it is another node's client, is left out (it
+  // heard it as its answer, or was not to hear it). Never throws. Alone: nothing.
+  virtual void tell_followers_elsewhere(std::int64_t /*table_id*/, const Event& /*event*/,
+                                        const std::shared_ptr<Client>& /*caller*/) {}
   // True if `user` has a live connection of any transport (a mail being run is none).
   // Thread-safe.
   bool connected(const std::string& user) const;

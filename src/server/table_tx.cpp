@@ -349,11 +349,15 @@ void Table::deliver(Tx& tx) {
             send(c, d.shared, c == me);
             if (c == me) told_caller = true;
           }
+          if (d.shared->event().seq == 0)
+            services_.tell_followers_elsewhere(id_, d.shared->event(), me);
           break;
         case Delivery::To::kOthers:
           for (const auto& c : everyone()) {
             if (c != me) send(c, d.shared, false);
           }
+          if (d.shared->event().seq == 0)
+            services_.tell_followers_elsewhere(id_, d.shared->event(), me);
           break;
         case Delivery::To::kReplay:
           if (me) me->send_replayed(std::move(d.replay));
@@ -369,6 +373,7 @@ void Table::deliver(Tx& tx) {
             send(c, d.shared, c == me);
             if (c == me) told_caller = true;
           }
+          services_.tell_elsewhere(d.user, d.shared->event(), me, tx.caller.user);
           break;
         }
       }
