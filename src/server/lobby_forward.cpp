@@ -10,6 +10,7 @@
 // New tables (`open`, a challenge of CPU players) are forwarded the same way to the live node
 // with the fewest tables.
 #include "cluster/cluster_db.h"
+#include "cluster/feed_db.h"
 #include "cluster/node.h"
 #include "core/text.h"
 #include "server/lobby_ctx.h"
@@ -162,11 +163,48 @@ bool Lobby::forward_new_table(Ctx& ctx, bool movable) {
   }
   Forwarding& f = *forwarding_;
   std::vector<std::pair<store::NodeRow, std::int64_t>> loads;
+  bool looked_up = false;  // this command comes back from a read on the feed's thread
   {
     std::lock_guard lock(f.mutex);
     if (f.loads_until > Clock::now()) loads = f.loads;
+    if (auto home = f.homes.find(ctx.client.get()); home != f.homes.end()) {
+      looked_up = std::exchange(home->second.loads_looked_up, false);
+    }
+  }
+  if (loads.empty() && !looked_up && remote_feed_) {
+    // As a board's owner (forward_table_command): read on the feed's thread, then the command
+    // runs again and finds the loads cached.
+    auto job = [this, fwd = forwarding_, client = ctx.client, line = std::string(ctx.line),
+                done = ctx.done, comment = ctx.comment](cluster::Connection* db) {
+      if (db) {
+        try {
+          auto found = cluster::node_loads(*db, cluster::kLiveWithinMs);
+          std::lock_guard lock(fwd->mutex);
+          fwd->loads = std::move(found);
+          fwd->loads_until = Clock::now() + kLoadCacheTime;
+        } catch (const std::exception& e) {
+          spdlog::warn("forward: cannot read the nodes' loads: {}", e.what());
+        }
+      }
+      client->on_strand([this, fwd, client, line, done, comment] {
+        if (client->gone) {
+          if (done) done();
+          return;
+        }
+        {
+          std::lock_guard lock(fwd->mutex);
+          fwd->homes[client.get()].loads_looked_up = true;
+        }
+        run_line(client, line, done, comment, false);
+      });
+    };
+    if (remote_feed_->run_on_feed(std::move(job))) {
+      ctx.deferred = true;
+      return true;
+    }
   }
   if (loads.empty()) {
+    // Read here (the feed's answer did not stay, or the feed is busy).
     loads = node_->loads().value_or(decltype(loads){});
     std::lock_guard lock(f.mutex);
     f.loads = loads;

@@ -167,6 +167,7 @@ struct Lobby::Forwarding {
     std::optional<Remote> current;                 // its current table, served elsewhere
     int board = 0;      // the board number of its command in flight (0: a new table)
     int looked_up = 0;  // the board its command in flight was looked up for (on the feed)
+    bool loads_looked_up = false;  // the nodes' loads were read for its command in flight
   };
   // Owner `peer` answered the command in flight of `client` for a board, with its table or
   // without (lobby_forward_cache.h).
