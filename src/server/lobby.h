@@ -331,6 +331,8 @@ class Lobby : public TableServices {
   void feed_table_made(const std::shared_ptr<Table>& table, const std::vector<SeatOwner>& seats,
                        const std::string& creator);
   std::vector<std::string> feed_names() const;
+  // TableServices: logged in on another live node (lobby_cluster.cpp; for notifications).
+  bool online_elsewhere(const std::string& user) const override;
   // Several nodes: the name of `name` (lower-case) as an account registered on another node
   // since this one started (one round trip; then held here) or a guest online on another
   // node; "" if neither, or alone.

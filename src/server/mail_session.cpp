@@ -206,7 +206,8 @@ class Run : public std::enable_shared_from_this<Run> {
             // Nobody else heard of it (a queued move or resignation): answer the sender.
             std::string body;
             for (const auto& e : r2) body += render_text(e);
-            const std::string title = self->board_title();
+            std::string title = self->board_title();
+            if (title.empty()) title = self->title_in(r2);  // a board of another node
             return self->reply(!title.empty() ? title : !self->cmd_.subject.empty() ? self->cmd_.subject : "Plateau", body);
           }
           self->succeed();
@@ -238,9 +239,45 @@ class Run : public std::enable_shared_from_this<Run> {
     return {};
   }
 
+  // "Phutball Board 101" when one of `events` (a forwarded command's answers) is of the board
+  // the command names, else "".
+  std::string title_in(const std::vector<Event>& events) const {
+    if (!cmd_.board) return {};
+    for (const auto& e : events) {
+      const auto& d = e.data;
+      if (!d.is_object() || !d.contains("game") || !d["game"].is_string() ||
+          !d.contains("board") || !d["board"].is_number_integer() ||
+          d["board"].get<int>() != *cmd_.board) {
+        continue;
+      }
+      for (const GameInfo* g : registered_games()) {
+        if (g->name == d["game"].get<std::string>()) {
+          return g->title + " Board " + std::to_string(*cmd_.board);
+        }
+      }
+    }
+    return {};
+  }
+
   void fail(const std::string& why) {
     if (temporary(why)) return finish({451, "4.3.0 " + why.substr(0, 200)});
     const std::string title = board_title();
+    if (title.empty() && cmd_.board && !lobby_.node_id().empty()) {
+      // Several nodes: the board may be another node's. Its `show`, forwarded to the owner and
+      // checked there as any command, names it and gives its page; a board the sender may not
+      // see stays unnamed (issue 15 c).
+      return exec((cmd_.game.empty() ? std::string() : cmd_.game + " ") + "show " +
+                      std::to_string(*cmd_.board),
+                  [self = shared_from_this(), why](std::vector<Event> r) {
+                    const std::string remote = self->title_in(r);
+                    if (!error_of(r).empty() || remote.empty()) {
+                      return self->error_mail(why, "Plateau Error", "");
+                    }
+                    std::string page;
+                    for (const auto& e : r) page += e.page;
+                    self->error_mail(why, remote + " Error", page);
+                  });
+    }
     if (title.empty()) return error_mail(why, "Plateau Error", "");
     // The board is named in the Subject only when the sender may see it (as the user the mail
     // logged in as, or as nobody): a private board's number must not leak (issue 15 c).
@@ -278,8 +315,11 @@ class Run : public std::enable_shared_from_this<Run> {
     d.subject = subject;
     d.body = body;
     static std::atomic<std::uint64_t> n{0};
-    d.message_id = "reply." + std::to_string(TableServices::now_ms()) + "." + std::to_string(++n) +
-                   "@" + outbox_.settings().domain();
+    // Several nodes answer mail: the node's id keeps their Message-IDs apart.
+    const std::string& node = lobby_.node_id();
+    d.message_id = "reply." + (node.empty() ? std::string() : node + ".") +
+                   std::to_string(TableServices::now_ms()) + "." + std::to_string(++n) + "@" +
+                   outbox_.settings().domain();
     if (!mail_.message_id.empty()) {
       d.in_reply_to = mail_.message_id;
       d.references = reply_references(mail_.references, mail_.message_id);
