@@ -184,6 +184,12 @@ bool assemble_digests(Connection& db, std::int64_t day, std::int64_t alive_ms,
   return true;
 }
 
+bool mail_seen(Connection& db, const std::string& sender, const std::string& message_id) {
+  return db.run("SELECT 1 FROM mail_seen WHERE sender = $1 AND message_id = $2",
+                Params().text(sender).text(message_id))
+             .rows() > 0;
+}
+
 AccountChanges changed_accounts(Connection& db, std::int64_t since_ms) {
   AccountChanges out;
   out.now_ms = db.run("SELECT " PLATEAU_NOW_MS).integer(0, 0);

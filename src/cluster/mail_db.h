@@ -85,6 +85,10 @@ using ComposeDigests = std::function<std::vector<store::MailRow>(
 bool assemble_digests(Connection& db, std::int64_t day, std::int64_t alive_ms,
                       const ComposeDigests& compose);
 
+// Whether inbound mail (`sender` lower-case, `message_id`) was run already, on any node (its
+// pair in mail_seen, written by the node that ran it: server/mail_dedup.h).
+bool mail_seen(Connection& db, const std::string& sender, const std::string& message_id);
+
 // The accounts changed at or after `since_ms` (the database's clock), and that clock now:
 // poll with `since_ms` a few seconds before the last `now_ms` (a change committed late is
 // still seen).

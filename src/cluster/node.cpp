@@ -236,6 +236,12 @@ std::optional<std::vector<store::VacationRow>> Node::vacations(std::int64_t sinc
   });
 }
 
+std::optional<bool> Node::mail_seen(const std::string& sender, const std::string& message_id) {
+  return on_side("the mail already run", [&](Connection& db) -> std::optional<bool> {
+    return cluster::mail_seen(db, sender, message_id);
+  });
+}
+
 std::optional<std::vector<store::RatingRow>> Node::ratings(
     const std::string& game, const std::vector<std::string>& players) {
   return on_side("ratings", [&](Connection& db) -> std::optional<std::vector<store::RatingRow>> {

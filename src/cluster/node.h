@@ -102,6 +102,9 @@ class Node {
   // The stored vacations ending after `since_ms` (fetch_vacations), or nullopt (the database
   // unreachable: logged). Thread-safe; blocks for one round trip.
   std::optional<std::vector<store::VacationRow>> vacations(std::int64_t since_ms);
+  // Whether inbound mail (sender, Message-ID) was run on any node (mail_db.h mail_seen), or
+  // nullopt (the database unreachable: logged). Thread-safe; blocks for one round trip.
+  std::optional<bool> mail_seen(const std::string& sender, const std::string& message_id);
   std::optional<std::vector<store::RatingRow>> ratings(const std::string& game,
                                                        const std::vector<std::string>& players);
 

@@ -83,6 +83,12 @@ std::vector<std::pair<nlohmann::json, std::string>> Lobby::remote_tables() const
   return out;
 }
 
+std::optional<bool> Lobby::mail_seen_stored(const std::string& sender,
+                                            const std::string& message_id) {
+  if (!node_) return std::nullopt;
+  return node_->mail_seen(sender, message_id);
+}
+
 bool Lobby::online_elsewhere(const std::string& user) const {
   const std::string lower = to_lower(user);
   for (const auto& n : feed_names()) {

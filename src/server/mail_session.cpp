@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <mutex>
+#include <tuple>
 
 #include "core/registry.h"
 #include "core/text.h"
@@ -387,6 +388,27 @@ void MailIntake::deliver(std::string message, std::string envelope_from,
     case MailDedup::Claim::kUnknown:
       break;
   }
+  if (id.empty() || lobby_.node_id().empty()) {
+    return run_mail(std::move(message), std::move(*mail), sender, id, std::move(done));
+  }
+  // Several nodes: the mail server may deliver again to another node than the one that ran
+  // the mail. Its pair is in the database then (read on a worker: a round trip).
+  auto held = std::make_shared<std::tuple<std::string, InboundMail, std::function<void(LmtpReply)>>>(
+      std::move(message), std::move(*mail), std::move(done));
+  boost::asio::post(lobby_.workers(), [self = shared_from_this(), sender, id, held] {
+    const bool seen = self->lobby_.mail_seen_stored(to_lower(sender), id).value_or(false);
+    boost::asio::post(self->io_, [self, sender, id, held, seen] {
+      auto& [message, mail, done] = *held;
+      if (!seen) return self->run_mail(std::move(message), std::move(mail), sender, id, std::move(done));
+      spdlog::info("mail from {}: <{}> was already run on another node; not again", sender, id);
+      self->dedup_.release(sender, id);
+      done({250, "2.0.0 already done"});
+    });
+  });
+}
+
+void MailIntake::run_mail(std::string message, InboundMail mail, const std::string& sender,
+                          const std::string& id, std::function<void(LmtpReply)> done) {
   auto record = [&dedup = dedup_, sender, id, done = std::move(done)](LmtpReply reply) {
     if (reply.code / 100 != 2) {
       dedup.release(sender, id);
@@ -398,7 +420,7 @@ void MailIntake::deliver(std::string message, std::string envelope_from,
                       done(reply);
                     });
   };
-  std::make_shared<Run>(io_, lobby_, outbox_, std::move(message), std::move(*mail),
+  std::make_shared<Run>(io_, lobby_, outbox_, std::move(message), std::move(mail),
                         std::move(record))
       ->start();
 }

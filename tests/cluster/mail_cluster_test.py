@@ -5,7 +5,8 @@
 both nodes sending to it and each with its own LMTP port:
   remote    a board challenged by mail on node a, played by mail delivered to node b: the
             commands reach the owner (a) and every player gets each page exactly once; a wrong
-            #n gets one error mail naming the board, with its page;
+            #n gets one error mail naming the board, with its page; a mail run on b and
+            delivered again to a is not run again;
   digest    boards waiting on bob on both nodes: at the next UTC day (a simulated clock) bob
             gets exactly one digest listing both, and neither node's store fails (the outbox
             key `digest.DAY bob` was written by both nodes, and one node's batch failed at
@@ -152,9 +153,16 @@ def test_remote(pg):
         assert "\nSummary of Phutball Board 101\n" in text, text
         assert "Subject: phutball move 101 bob pw-bob-123 H12#5" in text
         # bob's answer by mail to b, alice's to a: the game goes on, each page once to each.
-        assert mail_in(env.lmtp["b"], B, "phutball move 101 bob pw-bob-123 H12#2") == 0
+        assert mail_in(env.lmtp["b"], B, "phutball move 101 bob pw-bob-123 H12#2",
+                       message_id="<bob-2@example.org>") == 0
         assert subjects(env.sink.take(2)) == [(A, "Phutball Board 101 alice"),
                                               (B, "Phutball Board 101 alice")]
+        # The mail server delivers it again, to node a: run once (else an error mail, #2).
+        assert mail_in(env.lmtp["a"], B, "phutball move 101 bob pw-bob-123 H12#2",
+                       message_id="<bob-2@example.org>") == 0
+        env.sink.take(0)
+        assert "<bob-2@example.org> was already run on another node; not again" in \
+            env.nodes["a"].read_log()
         assert mail_in(env.lmtp["a"], A, "phutball move 101 alice pw-alice-1 H13#3") == 0
         assert subjects(env.sink.take(2)) == [(A, "Phutball Board 101 bob"),
                                               (B, "Phutball Board 101 bob")]
