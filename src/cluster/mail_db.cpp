@@ -11,7 +11,7 @@ using store::pg::Result;
 #define PLATEAU_NOW_MS "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
 // A claim nobody holds any more: its lease ran out, or its node was found dead (its row goes
 // with the takeover of its tables, cluster_db.h claim_tables).
-#define PLATEAU_CLAIM_FREE(c) \
+#define PLATEAU_CLAIM_FREE(c)                                                                  \
   "(" c ".until_ms <= " PLATEAU_NOW_MS " OR NOT EXISTS (SELECT 1 FROM nodes n WHERE n.id = " c \
   ".node))"
 
@@ -119,7 +119,8 @@ void retry_mail(Connection& db, const std::string& self, const std::string& key,
 
 int release_claims(Connection& db, const std::string& self) {
   Result r = db.run(
-      "WITH freed AS (UPDATE plateau_mail_claims SET until_ms = 0 WHERE node = $1 RETURNING 1) "
+      "WITH freed AS (UPDATE plateau_mail_claims SET until_ms = 0 WHERE node = $1 AND until_ms > 0 "
+      "RETURNING 1) "
       "SELECT count(*) FROM freed",
       Params().text(self));
   return static_cast<int>(r.integer(0, 0));
@@ -153,13 +154,15 @@ bool assemble_digests(Connection& db, std::int64_t day, std::int64_t alive_ms,
     tx.commit();
     return true;
   }
-  Result waiting = db.run(
-      "SELECT (SELECT count(*) FROM nodes n WHERE n.seen_at >= " PLATEAU_NOW_MS " - $2 "
-      "   AND NOT EXISTS (SELECT 1 FROM plateau_digest_parts p WHERE p.day = $1 AND "
-      "   p.node = n.id)), "
-      "  (SELECT coalesce(" PLATEAU_NOW_MS " - min(at_ms), -1) FROM plateau_digest_parts "
-      "   WHERE day = $1)",
-      Params().integer(day).integer(alive_ms));
+  Result waiting =
+      db.run("SELECT (SELECT count(*) FROM nodes n WHERE n.seen_at >= " PLATEAU_NOW_MS
+             " - $2 "
+             "   AND NOT EXISTS (SELECT 1 FROM plateau_digest_parts p WHERE p.day = $1 AND "
+             "   p.node = n.id)), "
+             "  (SELECT coalesce(" PLATEAU_NOW_MS
+             " - min(at_ms), -1) FROM plateau_digest_parts "
+             "   WHERE day = $1)",
+             Params().integer(day).integer(alive_ms));
   const std::int64_t missing = waiting.integer(0, 0), first_age = waiting.integer(0, 1);
   if (first_age < 0 || (missing > 0 && first_age < kDigestWaitMs)) return false;
   std::vector<std::string> parts;

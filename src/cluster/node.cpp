@@ -148,8 +148,8 @@ void Node::read_account_changes() {
   // Changes may commit a little after the time the trigger recorded: read back a margin.
   constexpr std::int64_t kEveryMs = 1000, kMarginMs = 10000;
   if (!accounts_changed_ || steady_ms() - accounts_read_at_ms_ < kEveryMs) return;
-  const std::int64_t since =
-      accounts_read_db_ms_ == 0 ? db_now_ms(*control_) - 6 * kMarginMs : accounts_read_db_ms_ - kMarginMs;
+  const std::int64_t since = accounts_read_db_ms_ == 0 ? db_now_ms(*control_) - 6 * kMarginMs
+                                                       : accounts_read_db_ms_ - kMarginMs;
   AccountChanges changes = changed_accounts(*control_, since);
   accounts_read_db_ms_ = changes.now_ms;
   accounts_read_at_ms_ = steady_ms();

@@ -129,11 +129,10 @@ void Lobby::send_digests() {
       }
     }
     digest_busy_ = true;
-    const bool shared =
-        mailer->share_digest_part(day, part.dump(), [this, day](bool assembled) {
-          if (assembled && digest_day_ < day) digest_day_ = day;
-          digest_busy_ = false;
-        });
+    const bool shared = mailer->share_digest_part(day, part.dump(), [this, day](bool assembled) {
+      if (assembled && digest_day_ < day) digest_day_ = day;
+      digest_busy_ = false;
+    });
     if (shared) return;
     digest_busy_ = false;
   }

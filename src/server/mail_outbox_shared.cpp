@@ -78,11 +78,10 @@ std::vector<store::MailRow> MailOutbox::compose_digests(
       return a.since_ms != b.since_ms ? a.since_ms < b.since_ms : a.label < b.label;
     });
     if (!admit(address)) continue;
-    rows.push_back(digest_row("digest." + std::to_string(day) + " " + to_lower(name), name,
-                              address,
-                              "Plateau: your move on " +
-                                  count_of(static_cast<int>(boards.size()), "board"),
-                              digest_body(name, boards)));
+    rows.push_back(
+        digest_row("digest." + std::to_string(day) + " " + to_lower(name), name, address,
+                   "Plateau: your move on " + count_of(static_cast<int>(boards.size()), "board"),
+                   digest_body(name, boards)));
   }
   return rows;
 }
@@ -134,17 +133,18 @@ void MailOutbox::shared_round(store::pg::Connection& db, std::unique_lock<std::m
     bool assembled = false;
     try {
       cluster::put_digest_part(db, p.day, shared_->node_id, p.part);
-      assembled = cluster::assemble_digests(
-          db, p.day, kAliveMs,
-          [&](const std::vector<std::string>& texts,
-              const std::vector<cluster::DigestReader>& readers) {
-            std::vector<std::pair<std::string, std::string>> r;
-            for (const auto& x : readers) r.emplace_back(x.name, x.email);
-            auto rows = compose_digests(p.day, texts, r);
-            spdlog::info("mail: {} digests for day {} (parts of {} nodes)", rows.size(), p.day,
-                         texts.size());
-            return rows;
-          });
+      assembled = cluster::assemble_digests(db, p.day, kAliveMs,
+                                            [&](const std::vector<std::string>& texts,
+                                                const std::vector<cluster::DigestReader>& readers) {
+                                              std::vector<std::pair<std::string, std::string>> r;
+                                              for (const auto& x : readers)
+                                                r.emplace_back(x.name, x.email);
+                                              auto rows = compose_digests(p.day, texts, r);
+                                              spdlog::info(
+                                                  "mail: {} digests for day {} (parts of {} nodes)",
+                                                  rows.size(), p.day, texts.size());
+                                              return rows;
+                                            });
     } catch (...) {
       for (std::size_t k = i; k < parts.size(); ++k) parts[k].done(false);  // next tick
       throw;
@@ -158,8 +158,7 @@ void MailOutbox::shared_round(store::pg::Connection& db, std::unique_lock<std::m
     pending_ = static_cast<std::size_t>(waiting);
   }
   for (;;) {
-    const auto claimed =
-        cluster::claim_mail(db, shared_->node_id, kClaimBatch, kClaimLeaseMs);
+    const auto claimed = cluster::claim_mail(db, shared_->node_id, kClaimBatch, kClaimLeaseMs);
     for (std::size_t i = 0; i < claimed.size(); ++i) {
       bool stop;
       {
@@ -181,8 +180,7 @@ void MailOutbox::shared_round(store::pg::Connection& db, std::unique_lock<std::m
   lock.lock();
 }
 
-void MailOutbox::send_claimed(store::pg::Connection& db, const store::MailRow& row,
-                              int attempts) {
+void MailOutbox::send_claimed(store::pg::Connection& db, const store::MailRow& row, int attempts) {
   static RateLimitedLog failures;
   SmtpResult result;
   try {
@@ -204,10 +202,10 @@ void MailOutbox::send_claimed(store::pg::Connection& db, const store::MailRow& r
     const std::int64_t delay = backoff_ms(attempts);
     cluster::retry_mail(db, shared_->node_id, row.key, delay);
     if (auto n = failures.due()) {
-      spdlog::warn("mail: cannot send {} to {} ({}); retrying in {} s{}", row.key, row.recipient,
-                   result.error, delay / 1000,
-                   *n > 1 ? " (" + std::to_string(*n) + " failures since the last report)"
-                          : std::string());
+      spdlog::warn(
+          "mail: cannot send {} to {} ({}); retrying in {} s{}", row.key, row.recipient,
+          result.error, delay / 1000,
+          *n > 1 ? " (" + std::to_string(*n) + " failures since the last report)" : std::string());
     }
   }
 }

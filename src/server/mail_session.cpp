@@ -209,7 +209,10 @@ class Run : public std::enable_shared_from_this<Run> {
             for (const auto& e : r2) body += render_text(e);
             std::string title = self->board_title();
             if (title.empty()) title = self->title_in(r2);  // a board of another node
-            return self->reply(!title.empty() ? title : !self->cmd_.subject.empty() ? self->cmd_.subject : "Plateau", body);
+            return self->reply(!title.empty()                ? title
+                               : !self->cmd_.subject.empty() ? self->cmd_.subject
+                                                             : "Plateau",
+                               body);
           }
           self->succeed();
         },
@@ -393,13 +396,15 @@ void MailIntake::deliver(std::string message, std::string envelope_from,
   }
   // Several nodes: the mail server may deliver again to another node than the one that ran
   // the mail. Its pair is in the database then (read on a worker: a round trip).
-  auto held = std::make_shared<std::tuple<std::string, InboundMail, std::function<void(LmtpReply)>>>(
-      std::move(message), std::move(*mail), std::move(done));
+  using Held = std::tuple<std::string, InboundMail, std::function<void(LmtpReply)>>;
+  auto held = std::make_shared<Held>(std::move(message), std::move(*mail), std::move(done));
   boost::asio::post(lobby_.workers(), [self = shared_from_this(), sender, id, held] {
     const bool seen = self->lobby_.mail_seen_stored(to_lower(sender), id).value_or(false);
     boost::asio::post(self->io_, [self, sender, id, held, seen] {
       auto& [message, mail, done] = *held;
-      if (!seen) return self->run_mail(std::move(message), std::move(mail), sender, id, std::move(done));
+      if (!seen) {
+        return self->run_mail(std::move(message), std::move(mail), sender, id, std::move(done));
+      }
       spdlog::info("mail from {}: <{}> was already run on another node; not again", sender, id);
       self->dedup_.release(sender, id);
       done({250, "2.0.0 already done"});
