@@ -209,6 +209,7 @@ class Run : public std::enable_shared_from_this<Run> {
             for (const auto& e : r2) body += render_text(e);
             std::string title = self->board_title();
             if (title.empty()) title = self->title_in(r2);  // a board of another node
+            if (title.empty()) title = self->named_title();
             return self->reply(!title.empty()                ? title
                                : !self->cmd_.subject.empty() ? self->cmd_.subject
                                                              : "Plateau",
@@ -259,6 +260,17 @@ class Run : public std::enable_shared_from_this<Run> {
           return g->title + " Board " + std::to_string(*cmd_.board);
         }
       }
+    }
+    return {};
+  }
+
+  // "Phutball Board 101" from the command's own game and board ("" when it names no game):
+  // for a command another node ran without an error, which says that board exists there and
+  // that the sender may see it.
+  std::string named_title() const {
+    if (!cmd_.board || cmd_.game.empty()) return {};
+    for (const GameInfo* g : registered_games()) {
+      if (g->name == cmd_.game) return g->title + " Board " + std::to_string(*cmd_.board);
     }
     return {};
   }

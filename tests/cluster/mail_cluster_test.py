@@ -6,7 +6,7 @@ both nodes sending to it and each with its own LMTP port:
   remote    a board challenged by mail on node a, played by mail delivered to node b: the
             commands reach the owner (a) and every player gets each page exactly once; a wrong
             #n gets one error mail naming the board, with its page; a mail run on b and
-            delivered again to a is not run again;
+            delivered again to a is not run again; `subscribe` by mail to b holds on a;
   digest    boards waiting on bob on both nodes: at the next UTC day (a simulated clock) bob
             gets exactly one digest listing both, and neither node's store fails (the outbox
             key `digest.DAY bob` was written by both nodes, and one node's batch failed at
@@ -163,9 +163,23 @@ def test_remote(pg):
         env.sink.take(0)
         assert "<bob-2@example.org> was already run on another node; not again" in \
             env.nodes["a"].read_log()
+        # dave subscribes by mail to b: the owner keeps him with the board and mails him too.
+        D = "dave@example.org"
+        assert mail_in(env.lmtp["b"], D, "signup dave pw-dave-12") == 0
+        env.sink.take(1)
+        assert mail_in(env.lmtp["b"], D, "phutball subscribe 101 dave pw-dave-12") == 0
+        [m] = env.sink.take(1)
+        check_common(m, D, "Phutball Board 101")
+        assert body_of(m) == ("You are subscribed to phutball 101: its pages come to you by "
+                              "mail as to its players.\n"), body_of(m)
         assert mail_in(env.lmtp["a"], A, "phutball move 101 alice pw-alice-1 H13#3") == 0
-        assert subjects(env.sink.take(2)) == [(A, "Phutball Board 101 bob"),
-                                              (B, "Phutball Board 101 bob")]
+        assert subjects(env.sink.take(3)) == [(A, "Phutball Board 101 bob"),
+                                              (B, "Phutball Board 101 bob"),
+                                              (D, "Phutball Board 101 bob")]
+        assert mail_in(env.lmtp["b"], D, "phutball unsubscribe 101 dave pw-dave-12") == 0
+        [m] = env.sink.take(1)
+        check_common(m, D, "Phutball Board 101")
+        assert body_of(m) == "You are no longer subscribed to phutball 101.\n", body_of(m)
         env.sink.take(0)
         assert pg.sql(pg.url, "SELECT count(*) FROM mail_outbox") == [["0"]]
         no_store_failure(env)
