@@ -58,6 +58,11 @@ CREATE TABLE IF NOT EXISTS plateau_digest_parts (
   at_ms BIGINT NOT NULL,
   PRIMARY KEY (day, node)
 );
+CREATE TABLE IF NOT EXISTS plateau_mail_sent (
+  address TEXT NOT NULL,
+  at_ms BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS plateau_mail_sent_by_address ON plateau_mail_sent (address, at_ms);
 CREATE TABLE IF NOT EXISTS plateau_account_changes (
   name TEXT PRIMARY KEY,
   changed_ms BIGINT NOT NULL
@@ -103,11 +108,32 @@ std::vector<ClaimedMail> claim_mail(Connection& db, const std::string& self, int
   return out;
 }
 
-void finish_mail(Connection& db, const std::string& key) {
+void finish_mail(Connection& db, const std::string& key, const std::string& sent_to) {
+  if (sent_to.empty()) {
+    db.run(
+        "WITH gone AS (DELETE FROM mail_outbox WHERE key = $1) "
+        "DELETE FROM plateau_mail_claims WHERE key = $1",
+        Params().text(key));
+    return;
+  }
   db.run(
-      "WITH gone AS (DELETE FROM mail_outbox WHERE key = $1) "
+      "WITH gone AS (DELETE FROM mail_outbox WHERE key = $1), "
+      "sent AS (INSERT INTO plateau_mail_sent(address, at_ms) VALUES ($2, " PLATEAU_NOW_MS
+      ")) "
       "DELETE FROM plateau_mail_claims WHERE key = $1",
-      Params().text(key));
+      Params().text(key).text(sent_to));
+}
+
+std::int64_t sent_last_hour(Connection& db, const std::string& address) {
+  return db
+      .run("SELECT count(*) FROM plateau_mail_sent WHERE address = $1 AND at_ms > " PLATEAU_NOW_MS
+           " - 3600000",
+           Params().text(address))
+      .integer(0, 0);
+}
+
+void forget_sent(Connection& db) {
+  db.run("DELETE FROM plateau_mail_sent WHERE at_ms <= " PLATEAU_NOW_MS " - 3600000");
 }
 
 void retry_mail(Connection& db, const std::string& self, const std::string& key,

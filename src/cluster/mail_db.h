@@ -15,6 +15,8 @@
 //     kDigestWaitMs old), one node assembles them in one transaction that holds the
 //     `digest_day` counter's row lock: one digest per user per day, whatever the number of
 //     nodes, and no two nodes ever insert the same outbox key.
+//   * Mail sent (plateau_mail_sent): the address and time of each mail sent in the last hour,
+//     by any node, so that the per-address cap holds for the nodes together.
 //   * Account changes (plateau_account_changes): a trigger on `accounts` records the time of
 //     each insert or update (the database's clock), so that every node reads again the
 //     accounts another node changed (a password, `notify`, an address) within a second
@@ -53,7 +55,13 @@ struct ClaimedMail {
 std::vector<ClaimedMail> claim_mail(Connection& db, const std::string& self, int max,
                                     std::int64_t lease_ms);
 // The mail was accepted by the SMTP server (or refused for good): the row and its claim go.
-void finish_mail(Connection& db, const std::string& key);
+// `sent_to` (lower-case; "" for a mail not sent) is recorded for sent_last_hour().
+void finish_mail(Connection& db, const std::string& key, const std::string& sent_to = {});
+// How many mails the nodes sent to `address` (lower-case) in the last hour (the per-address
+// cap of every node together: server/mail_outbox.h kMailPerAddressHour). Records older than an
+// hour are deleted by forget_sent().
+std::int64_t sent_last_hour(Connection& db, const std::string& address);
+void forget_sent(Connection& db);
 // The mail could not be sent: any node may claim it again in `delay_ms` (the back-off).
 void retry_mail(Connection& db, const std::string& self, const std::string& key,
                 std::int64_t delay_ms);

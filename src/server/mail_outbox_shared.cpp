@@ -91,17 +91,23 @@ void MailOutbox::run_shared() {
   const std::string url = cluster::url_for_node(shared_->url, shared_->node_id);
   std::unique_ptr<store::pg::Connection> db;
   bool started = false;
+  auto forget_at = std::chrono::steady_clock::now();
   std::unique_lock lock(mutex_);
   while (!stopping_) {
     lock.unlock();
     try {
       if (!db) db = std::make_unique<store::pg::Connection>(url);
       if (!started) {
-        // What this node's previous process claimed is not being sent by anyone.
+        // What this node's previous process claimed (or this one, before its connection was
+        // lost) is not being sent by anyone.
         if (const int n = cluster::release_claims(*db, shared_->node_id); n > 0) {
-          spdlog::info("mail: {} claimed by this node's last run, to send again", n);
+          spdlog::info("mail: {} claimed by this node and not sent, to send again", n);
         }
         started = true;
+      }
+      if (std::chrono::steady_clock::now() >= forget_at) {
+        cluster::forget_sent(*db);
+        forget_at = std::chrono::steady_clock::now() + std::chrono::minutes(1);
       }
       lock.lock();
       shared_round(*db, lock);
@@ -112,6 +118,7 @@ void MailOutbox::run_shared() {
                             : std::string());
       }
       db.reset();
+      started = false;
       if (!lock.owns_lock()) lock.lock();
     }
     if (stopping_) break;
@@ -181,7 +188,21 @@ void MailOutbox::shared_round(store::pg::Connection& db, std::unique_lock<std::m
 }
 
 void MailOutbox::send_claimed(store::pg::Connection& db, const store::MailRow& row, int attempts) {
-  static RateLimitedLog failures;
+  static RateLimitedLog failures, capped;
+  const std::string address = to_lower(row.recipient);
+  if (cluster::sent_last_hour(db, address) >= static_cast<std::int64_t>(kMailPerAddressHour)) {
+    // Each node admits 30 an hour when it writes mail; the nodes together send no more.
+    cluster::finish_mail(db, row.key);
+    sent_or_dropped();
+    if (auto n = capped.due()) {
+      spdlog::warn(
+          "mail: dropped a mail to {}: {} mails to this address in the last hour (all "
+          "nodes){}",
+          row.recipient, kMailPerAddressHour,
+          *n > 1 ? " (" + std::to_string(*n) + " dropped since the last report)" : std::string());
+    }
+    return;
+  }
   SmtpResult result;
   try {
     result = send_(settings_, row.recipient, row.message);
@@ -189,7 +210,7 @@ void MailOutbox::send_claimed(store::pg::Connection& db, const store::MailRow& r
     result.error = e.what();
   }
   if (result.error.empty()) {
-    cluster::finish_mail(db, row.key);
+    cluster::finish_mail(db, row.key, address);
     sent_or_dropped();
     spdlog::info("mail: sent {} to {}", row.key, row.recipient);
   } else if (result.permanent) {

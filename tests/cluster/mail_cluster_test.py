@@ -13,6 +13,8 @@ both nodes sending to it and each with its own LMTP port:
             every tick);
   kill      node a is killed in the middle of sending a mail (the SMTP server holds its DATA):
             node b sends it, once, after a was found dead (a's claim on the row was taken over);
+  cap       40 mails to one address in the outbox: the two nodes together send 30 (the
+            per-address cap of an hour; each node counted only its own);
   settings  a `notify` setting changed on node a is obeyed by node b within seconds (it read
             accounts only at its start), a password changed on a logs in on b, and a player
             logged in on a gets no mail about a board of b (connected is connected anywhere).
@@ -266,6 +268,29 @@ def test_kill(pg):
         env.close()
 
 
+def test_cap(pg):
+    env = Mailnodes(pg)
+    try:
+        # 40 mails to one address wait in the outbox (as if 20 were written by each node, each
+        # under its own cap of 30 an hour): the nodes together send 30.
+        pg.sql(pg.url, "INSERT INTO mail_outbox(key, recipient, message, created_ms) SELECT "
+                       "'cap.' || g, 'victim@example.org', 'Subject: cap ' || g || "
+                       "E'\\r\\n\\r\\nhi\\r\\n', g FROM generate_series(1, 40) g")
+        got = env.sink.take(30)
+        assert {m["rcpt"][0] for m in got} == {"victim@example.org"}
+        wait_for("the outbox to empty",
+                 lambda: pg.sql(pg.url, "SELECT count(*) FROM mail_outbox") == [["0"]], 10)
+        env.sink.take(0)
+        logs = env.nodes["a"].read_log() + env.nodes["b"].read_log()
+        assert "mail: dropped a mail to victim@example.org: 30 mails to this address in the " \
+               "last hour (all nodes)" in logs
+        sent = {n: env.nodes[n].read_log().count("mail: sent cap.") for n in ("a", "b")}
+        assert sum(sent.values()) == 30, sent
+        print(f"cap: sent by a / b: {sent['a']} / {sent['b']}", flush=True)
+    finally:
+        env.close()
+
+
 def test_settings(pg):
     env = Mailnodes(pg)
     try:
@@ -318,7 +343,7 @@ def main():
     scenario = sys.argv[2]
     start = time.time()
     with PgCluster() as pg:
-        {"remote": test_remote, "digest": test_digest, "kill": test_kill,
+        {"remote": test_remote, "digest": test_digest, "kill": test_kill, "cap": test_cap,
          "settings": test_settings}[scenario](pg)
     print(f"ok  {scenario} ({time.time() - start:.1f} s)", flush=True)
 

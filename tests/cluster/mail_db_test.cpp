@@ -82,6 +82,24 @@ TEST_F(MailDbTest, ARowIsClaimedByOneNodeAtATimeOldestFirst) {
   EXPECT_EQ(outbox_size(*db_), 2);
 }
 
+TEST_F(MailDbTest, MailSentIsCountedPerAddressForAnHour) {
+  add_mail("m1", 1);
+  add_mail("m2", 2);
+  add_mail("m3", 3);
+  finish_mail(*db_, "m1", "bob@example.org");
+  finish_mail(*db_, "m2", "bob@example.org");
+  finish_mail(*db_, "m3");  // refused for good: not counted
+  EXPECT_EQ(sent_last_hour(*db_, "bob@example.org"), 2);
+  EXPECT_EQ(sent_last_hour(*db_, "carol@example.org"), 0);
+  EXPECT_EQ(outbox_size(*db_), 0);
+  forget_sent(*db_);  // nothing an hour old yet
+  EXPECT_EQ(sent_last_hour(*db_, "bob@example.org"), 2);
+  db_->run("UPDATE plateau_mail_sent SET at_ms = at_ms - 3600000");
+  EXPECT_EQ(sent_last_hour(*db_, "bob@example.org"), 0);
+  forget_sent(*db_);
+  EXPECT_EQ(count("SELECT count(*) FROM plateau_mail_sent"), 0);
+}
+
 TEST_F(MailDbTest, ClaimsRacingFromTwoConnectionsNeverShareARow) {
   for (int i = 0; i < 200; ++i) add_mail("m" + std::to_string(1000 + i), i);
   std::vector<std::string> got[2];
