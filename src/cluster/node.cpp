@@ -1,11 +1,11 @@
 #include "cluster/node.h"
 
-#include "cluster/mail_db.h"
-
 #include <spdlog/spdlog.h>
 
 #include <chrono>
 #include <stdexcept>
+
+#include "cluster/mail_db.h"
 
 namespace plateau::cluster {
 

@@ -35,8 +35,11 @@
 
 #include "server/accounts.h"
 #include "server/table_services.h"
-#include "store/pg_connection.h"
 #include "store/store.h"
+
+namespace plateau::store::pg {
+class Connection;
+}
 
 namespace plateau::server {
 
