@@ -197,7 +197,7 @@ def test_digest(pg):
         bob = a.text("bob", "pw-bob-123")
         assert "notify digest" in answer(bob, "notify digest")
         bob.close()
-        time.sleep(2)  # node b reads the changed account within a second or so
+        time.sleep(3)  # node b reads the changed account within a second or so
         # One board waiting on bob on each node (alice moves first; bob is Xs).
         for name, board in (("a", 101), ("b", 102)):
             alice = env.nodes[name].text("alice", "pw-alice-1")
@@ -305,21 +305,21 @@ def test_settings(pg):
         bob = a.text("bob", "pw-bob-123")
         assert "notify off" in answer(bob, "notify off")
         bob.close()
-        time.sleep(2)  # within seconds
+        time.sleep(3)  # within seconds
         answer(alice, "move 101 H11#1")
         env.sink.take(0)
         # Back to every on a: b mails him alice's draw offer.
         bob = a.text("bob", "pw-bob-123")
         assert "notify every" in answer(bob, "notify every")
         bob.close()
-        time.sleep(2)
+        time.sleep(3)
         answer(alice, "propose 101")
         [m] = env.sink.take(1)
         check_common(m, B, "Phutball Board 101 bob")
         # While he is logged in on a, a board of b sends him nothing (he rejects from a).
         bob = a.text("bob", "pw-bob-123")
         answer(bob, "reject 101")
-        time.sleep(2.5)  # b sees him online on a
+        time.sleep(3.5)  # b sees him online on a
         answer(alice, "propose 101")
         env.sink.take(0)
         bob.close()
@@ -327,7 +327,7 @@ def test_settings(pg):
         bob = a.text("bob", "pw-bob-123")
         assert "Your password is changed." in answer(bob, "change password pw-bob-123 pw-bob-456")
         bob.close()
-        time.sleep(2)
+        time.sleep(3)
         bob_b = b.text()
         bob_b.send("login bob pw-bob-123")
         bob_b.expect(r"^error: wrong name or password")
