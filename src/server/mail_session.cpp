@@ -70,8 +70,16 @@ bool told_the_table(const std::vector<Event>& events) {
 // back-off is not one of them (issue 15 g): held mail would be retried for days, and anyone
 // could keep a user's mail waiting by sending wrong passwords; it gets an error mail ("too many
 // failed logins for NAME; try again in N s") and 250, and the throttle still bounds guessing.
+//
+// Several nodes: the owner of the board cannot be reached (dead, frozen, or taken over while
+// the command was on its way) is one of them: the mail server delivers again once another node
+// serves the board, and a move re-sent with its #n is played once (the mail's pair is not
+// recorded as run before a 250).
 bool temporary(const std::string& why) {
-  return why.find("could not be saved") != std::string::npos ||
+  return why.find("which cannot be reached now") != std::string::npos ||
+         why.find("cannot be looked up now") != std::string::npos ||
+         why.find("is served by another node now") != std::string::npos ||
+         why.find("could not be saved") != std::string::npos ||
          why.find("could not store") != std::string::npos ||
          why.find("server busy") != std::string::npos ||
          why.find("unavailable until the server restarts") != std::string::npos;

@@ -13,6 +13,8 @@ both nodes sending to it and each with its own LMTP port:
             every tick);
   kill      node a is killed in the middle of sending a mail (the SMTP server holds its DATA):
             node b sends it, once, after a was found dead (a's claim on the row was taken over);
+            a move by mail to b for a's board before the takeover gets 451 (the mail server
+            tries again), not an error mail; tried again after the takeover, it is played once;
   cap       40 mails to one address in the outbox: the two nodes together send 30 (the
             per-address cap of an hour; each node counted only its own);
   settings  a `notify` setting changed on node a is obeyed by node b within seconds (it read
@@ -252,6 +254,11 @@ def test_kill(pg):
         killed = time.time()
         a.kill()
         sink.hold = False  # a's transaction ends with 451 on a dead connection
+        # A move by mail to b before b took a's table over: 451, for the mail server to try
+        # again (not an error mail: the owner is only away).
+        move = ("phutball move 101 alice pw-alice-1 H11#1", "", "", "<retry@example.org>")
+        assert mail_in(env.lmtp["b"], A, *move) == 75  # EX_TEMPFAIL
+        assert owner(pg, "phutball", 101) == "a"
         [m] = sink.take(1)
         took = time.time() - killed
         check_common(m, B, "New Phutball Board 101")
@@ -264,6 +271,13 @@ def test_kill(pg):
         time.sleep(1.5)
         sink.take(0)  # exactly once
         assert sink.holding == 1, sink.holding
+        # The mail server tries again: b serves the board now, the move is played once.
+        assert owner(pg, "phutball", 101) == "b"
+        assert mail_in(env.lmtp["b"], A, *move) == 0
+        [m] = sink.take(1)  # bob's turn (alice's text connection died with a)
+        check_common(m, B, "Phutball Board 101 bob")
+        assert mail_in(env.lmtp["b"], A, *move) == 0  # delivered once more: not run again
+        sink.take(0)
     finally:
         env.close()
 
