@@ -234,7 +234,11 @@ class Run : public std::enable_shared_from_this<Run> {
       std::string body;
       for (const auto& e : r) body += render_text(e);
       if (to_lower(self->cmd_.line) == "help") body += "\n" + mail_help();
-      const std::string title = self->board_title();
+      std::string title = self->board_title();
+      if (title.empty() && !self->lobby_.node_id().empty()) {  // a board of another node
+        title = self->title_in(r);
+        if (title.empty()) title = self->named_title();
+      }
       self->reply(
           title.empty() ? "Plateau: " + std::string(utf8_prefix(self->mail_.subject, 80)) : title,
           body);

@@ -147,6 +147,11 @@ def test_remote(pg):
         page = answer(watcher, "show 101")
         assert body_of(got[0]) == body_of(got[1]) == page, (body_of(got[0]), page)
         assert "alice writes:\nFrom node b.\n" in page, page
+        # Any command by mail to b about the board: answered once, naming it.
+        assert mail_in(env.lmtp["b"], "erin@example.org", "phutball show 101") == 0
+        [m] = env.sink.take(1)
+        check_common(m, "erin@example.org", "Phutball Board 101")
+        assert body_of(m) == page, body_of(m)
         # A wrong #n by mail to b: one error mail, naming the board of node a, with its page.
         assert mail_in(env.lmtp["b"], B, "phutball move 101 bob pw-bob-123 H12#5", "oops",
                        message_id="<wrong-n@example.org>") == 0
