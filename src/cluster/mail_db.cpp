@@ -108,6 +108,14 @@ std::vector<ClaimedMail> claim_mail(Connection& db, const std::string& self, int
   return out;
 }
 
+bool renew_claim(Connection& db, const std::string& self, const std::string& key,
+                 std::int64_t lease_ms) {
+  return db.run("UPDATE plateau_mail_claims SET until_ms = " PLATEAU_NOW_MS
+                " + $3 WHERE key = $2 AND node = $1 AND until_ms > " PLATEAU_NOW_MS " RETURNING 1",
+                Params().text(self).text(key).integer(lease_ms))
+             .rows() > 0;
+}
+
 void finish_mail(Connection& db, const std::string& key, const std::string& sent_to) {
   if (sent_to.empty()) {
     db.run(

@@ -54,6 +54,11 @@ struct ClaimedMail {
 // a claim whose lease ran out, or one of a node without a `nodes` row), oldest first.
 std::vector<ClaimedMail> claim_mail(Connection& db, const std::string& self, int max,
                                     std::int64_t lease_ms);
+// Right before a send: true if `self` still holds the claim of `key` (its lease not run out, not
+// taken by another node: a node that was frozen and taken over finds its claims gone), which
+// then runs `lease_ms` from now.
+bool renew_claim(Connection& db, const std::string& self, const std::string& key,
+                 std::int64_t lease_ms);
 // The mail was accepted by the SMTP server (or refused for good): the row and its claim go.
 // `sent_to` (lower-case; "" for a mail not sent) is recorded for sent_last_hour().
 void finish_mail(Connection& db, const std::string& key, const std::string& sent_to = {});

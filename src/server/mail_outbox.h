@@ -91,8 +91,8 @@ struct SharedMail {
   std::string url;      // the store's PostgreSQL URL
   std::string node_id;  // this node (--node-id)
 };
-// How long a node holds the rows it claimed (kClaimBatch of them, each SMTP transaction at most
-// 70 s): past it, another node may send them.
+// How long a node holds the rows it claimed (renewed right before each send, an SMTP
+// transaction taking at most 70 s): past it, another node may send them.
 inline constexpr std::int64_t kClaimLeaseMs = 5 * 60 * 1000;
 inline constexpr int kClaimBatch = 4;
 

@@ -189,6 +189,11 @@ void MailOutbox::shared_round(store::pg::Connection& db, std::unique_lock<std::m
 
 void MailOutbox::send_claimed(store::pg::Connection& db, const store::MailRow& row, int attempts) {
   static RateLimitedLog failures, capped;
+  if (!cluster::renew_claim(db, shared_->node_id, row.key, kClaimLeaseMs)) {
+    // Taken by another node meanwhile (this one was frozen, or slow past its lease).
+    spdlog::info("mail: {} is no longer this node's to send", row.key);
+    return;
+  }
   const std::string address = to_lower(row.recipient);
   if (cluster::sent_last_hour(db, address) >= static_cast<std::int64_t>(kMailPerAddressHour)) {
     // Each node admits 30 an hour when it writes mail; the nodes together send no more.

@@ -136,6 +136,9 @@ TEST_F(MailDbTest, AClaimIsTakenOverWhenItsLeaseRunsOutOrItsNodeIsGone) {
   // b is found dead (its node row goes with the takeover): its claim is free at once.
   db_->run("DELETE FROM nodes WHERE id = 'b'");
   EXPECT_EQ(keys(claim_mail(*db_, "a", 10, 600000)), (std::vector<std::string>{"m2"}));
+  // b wakes up (it was frozen) with m2 in hand: it is not b's to send any more.
+  EXPECT_FALSE(renew_claim(*db_, "b", "m2", 600000));
+  EXPECT_TRUE(renew_claim(*db_, "a", "m2", 600000));
 }
 
 TEST_F(MailDbTest, ARetryWaitsItsDelayAndReleasedClaimsAreFreeAtOnce) {
@@ -147,7 +150,10 @@ TEST_F(MailDbTest, ARetryWaitsItsDelayAndReleasedClaimsAreFreeAtOnce) {
   EXPECT_TRUE(claim_mail(*db_, "b", 10, 600000).empty());
   std::this_thread::sleep_for(std::chrono::milliseconds(500));
   EXPECT_EQ(keys(claim_mail(*db_, "b", 10, 600000)), (std::vector<std::string>{"m1"}));
-  EXPECT_EQ(release_claims(*db_, "a"), 1);  // m2
+  EXPECT_TRUE(renew_claim(*db_, "a", "m2", 600000));
+  EXPECT_FALSE(renew_claim(*db_, "b", "m2", 600000));  // a's
+  EXPECT_EQ(release_claims(*db_, "a"), 1);             // m2
+  EXPECT_FALSE(renew_claim(*db_, "a", "m2", 600000));  // free now
   EXPECT_EQ(release_claims(*db_, "a"), 0);
   const auto freed = claim_mail(*db_, "b", 10, 600000);
   ASSERT_EQ(keys(freed), (std::vector<std::string>{"m2"}));
