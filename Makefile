@@ -45,7 +45,7 @@ test-release: build
 
 # The browser tests run against the release build only (web and browser labels left out here).
 test-asan: build-asan
-	ctest --preset asan -j $(JOBS) -LE 'slow|web|asan_known_crash'
+	ctest --preset asan -j $(JOBS) -LE 'slow|web'
 
 bench: build
 	./scripts/run-bench.sh build/$(PRESET)

@@ -29,7 +29,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
 from pg_cluster import PgCluster  # noqa: E402
-from plateau_harness import TOKENS, Server, free_port, record_moves  # noqa: E402
+from plateau_harness import TOKENS, Server, free_port, freeze, record_moves  # noqa: E402
 
 BINARY = sys.argv[1]
 FENCED = r"^error: bohnduell {board} is served by another node now: connect again and resync$"
@@ -262,7 +262,7 @@ def test_freeze(pg):
         move(alice, 101, "alice", 1, acked)
         move(bob, 101, "bob", 2, acked)
         frozen = time.time()
-        a.proc.send_signal(signal.SIGSTOP)
+        freeze(a.proc)
         try:
             wait_for("node b to take table 101 over", lambda: owners(pg)[101] == ("b", 2), 20)
             print(f"takeover of a frozen node: {time.time() - frozen:.2f} s", flush=True)

@@ -31,7 +31,7 @@ import time
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pg_cluster import PgCluster  # noqa: E402
-from plateau_harness import TOKENS, answer, free_port  # noqa: E402
+from plateau_harness import TOKENS, answer, free_port, freeze  # noqa: E402
 from cluster_test import move, node, owners, wait_for  # noqa: E402
 
 SECRET = b"0123456789abcdef0123456789abcdef-test"  # cluster_test.secret_file's default
@@ -372,7 +372,7 @@ def test_ownerdies(pg):
         move(alice, 101, "alice", 1, acked)
         bob = b.text("bob", "pw-bobby")
         assert answer(bob, "show 101").startswith("Summary of BohnDuell Board 101")  # linked
-        a.proc.send_signal(signal.SIGSTOP)
+        freeze(a.proc)
         for tok in TOKENS:
             bob.send(f"move 101 {tok}#2")
             time.sleep(0.5)  # in flight on the link

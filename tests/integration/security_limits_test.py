@@ -17,7 +17,7 @@ import socket
 import sys
 import time
 
-from plateau_harness import Server, WsClient, admitted, run_tests
+from plateau_harness import Server, WsClient, admitted, run_tests, sanitized
 
 BINARY = sys.argv[1]
 BACKLOG_LINE = "output backlog over 1048576 bytes; closing"
@@ -233,18 +233,8 @@ def low_descriptor_limit():
     resource.setrlimit(resource.RLIMIT_NOFILE, (64, 64))
 
 
-def sanitized(binary):
-    """True for an ASan/UBSan build (the asan pass of make test)."""
-    import mmap
-    with open(binary, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
-        return m.find(b"__asan_init") >= 0
-
-
 def test_accept_backs_off_without_descriptors():
-    if sanitized(BINARY):
-        # UBSan's vptr check tests memory through a pipe(), which fails while the process is out
-        # of descriptors, and then reports "invalid vptr" on sound objects: the sanitizer cannot
-        # run out of descriptors; the release pass runs this case.
+    if sanitized(BINARY):  # see plateau_harness.sanitized
         print("skipped under the sanitizers (they need descriptors of their own)")
         return
     server = Server(BINARY, extra=["--max-connections-per-address", "1000"],
