@@ -15,6 +15,10 @@ both nodes sending to it and each with its own LMTP port:
             node b sends it, once, after a was found dead (a's claim on the row was taken over);
             a move by mail to b for a's board before the takeover gets 451 (the mail server
             tries again), not an error mail; tried again after the takeover, it is played once;
+  freeze    node a, alone, claims the two mails of a new board and hangs sending the first;
+            b starts, a is frozen (SIGSTOP) and taken over: b sends both; when a wakes it sends
+            neither (its sessions were ended, and its claims are b's: cluster_mail_db_test
+            shows the check each send makes first);
   cap       40 mails to one address in the outbox: the two nodes together send 30 (the
             per-address cap of an hour; each node counted only its own);
   settings  a `notify` setting changed on node a is obeyed by node b within seconds (it read
@@ -26,6 +30,7 @@ missing and this is not root."""
 import asyncio
 import os
 import re
+import signal
 import sys
 import time
 
@@ -34,7 +39,7 @@ from aiosmtpd.controller import Controller  # noqa: E402
 from mail_correspondence_test import DAY_MS, SimClock  # noqa: E402
 from mail_test import FROM, Sink, body_of, check_common, mail_in  # noqa: E402
 from pg_cluster import PgCluster, cluster_secret_file  # noqa: E402
-from plateau_harness import Server, answer, free_port  # noqa: E402
+from plateau_harness import Server, answer, free_port, freeze  # noqa: E402
 
 BINARY = sys.argv[1]
 A, B = "alice@example.org", "bob@example.org"
@@ -64,18 +69,23 @@ class Mailnodes:
     """A PostgreSQL cluster, an SMTP sink and two nodes, each with its LMTP port and the same
     simulated clock; `extra`: more options of both nodes."""
 
-    def __init__(self, pg, sink=None, extra=()):
+    def __init__(self, pg, sink=None, extra=(), start=("a", "b")):
         self.pg = pg
         self.sink = sink or Sink()
         self.smtp = free_port()
         self.controller = Controller(self.sink, hostname="127.0.0.1", port=self.smtp)
         self.controller.start()
         self.clock = SimClock()
+        self.extra = extra
         self.lmtp = {}
         self.nodes = {}
-        for name in ("a", "b"):
-            self.lmtp[name] = free_port()
-            self.nodes[name] = self.node(name, extra).start()
+        for name in start:
+            self.start(name)
+
+    def start(self, name):
+        self.lmtp[name] = free_port()
+        self.nodes[name] = self.node(name, self.extra).start()
+        return self.nodes[name]
 
     def node(self, name, extra):
         return Server(BINARY, extra=[
@@ -287,6 +297,42 @@ def test_kill(pg):
         env.close()
 
 
+def test_freeze(pg):
+    sink = HoldingSink()
+    env = Mailnodes(pg, sink, start=("a",))
+    try:
+        env.signups()
+        a = env.nodes["a"]
+        # Alone, a claims both mails of the new board and hangs sending the first one.
+        sink.hold = True
+        assert mail_in(env.lmtp["a"], A, "phutball challenge alice bob") == 0
+        with sink.cv:
+            assert sink.cv.wait_for(lambda: sink.holding >= 1, 20), "no DATA held"
+        assert pg.sql(pg.url, "SELECT node, count(*) FROM plateau_mail_claims GROUP BY node") \
+            == [["a", "2"]]
+        b = env.start("b")
+        # a is frozen with both in hand: b ends its sessions, takes it over, sends both.
+        freeze(a.proc)
+        wait_for("a's takeover",
+                 lambda: pg.sql(pg.url, "SELECT id FROM nodes ORDER BY id") == [["b"]], 20)
+        sink.hold = False  # a's transaction ends with 451, for when it wakes
+        got = sink.take(2)
+        assert subjects(got) == [(A, "New Phutball Board 101"), (B, "New Phutball Board 101")]
+        assert b.read_log().count("mail: sent phutball.101.") == 2
+        # a wakes with the second row in hand: it sends it no more.
+        a.proc.send_signal(signal.SIGCONT)
+        wait_for("a to register again",
+                 lambda: pg.sql(pg.url, "SELECT id FROM nodes ORDER BY id") == [["a"], ["b"]], 20)
+        time.sleep(1.5)
+        sink.take(0)
+        assert pg.sql(pg.url, "SELECT count(*) FROM mail_outbox") == [["0"]]
+        assert "mail: sent phutball.101." not in a.read_log()
+    finally:
+        if env.nodes["a"].alive():
+            env.nodes["a"].proc.send_signal(signal.SIGCONT)
+        env.close()
+
+
 def test_cap(pg):
     env = Mailnodes(pg)
     try:
@@ -362,7 +408,8 @@ def main():
     scenario = sys.argv[2]
     start = time.time()
     with PgCluster() as pg:
-        {"remote": test_remote, "digest": test_digest, "kill": test_kill, "cap": test_cap,
+        {"remote": test_remote, "digest": test_digest, "kill": test_kill,
+         "freeze": test_freeze, "cap": test_cap,
          "settings": test_settings}[scenario](pg)
     print(f"ok  {scenario} ({time.time() - start:.1f} s)", flush=True)
 
