@@ -137,21 +137,19 @@ void MailOutbox::shared_round(store::pg::Connection& db, std::unique_lock<std::m
   lock.unlock();
   for (std::size_t i = 0; i < parts.size(); ++i) {
     DigestPart& p = parts[i];
+    auto compose = [&](const std::vector<std::string>& texts,
+                       const std::vector<cluster::DigestReader>& readers) {
+      std::vector<std::pair<std::string, std::string>> named;
+      for (const auto& r : readers) named.emplace_back(r.name, r.email);
+      auto rows = compose_digests(p.day, texts, named);
+      spdlog::info("mail: {} digests for day {} (parts of {} nodes)", rows.size(), p.day,
+                   texts.size());
+      return rows;
+    };
     bool assembled = false;
     try {
       cluster::put_digest_part(db, p.day, shared_->node_id, p.part);
-      assembled = cluster::assemble_digests(db, p.day, kAliveMs,
-                                            [&](const std::vector<std::string>& texts,
-                                                const std::vector<cluster::DigestReader>& readers) {
-                                              std::vector<std::pair<std::string, std::string>> r;
-                                              for (const auto& x : readers)
-                                                r.emplace_back(x.name, x.email);
-                                              auto rows = compose_digests(p.day, texts, r);
-                                              spdlog::info(
-                                                  "mail: {} digests for day {} (parts of {} nodes)",
-                                                  rows.size(), p.day, texts.size());
-                                              return rows;
-                                            });
+      assembled = cluster::assemble_digests(db, p.day, kAliveMs, compose);
     } catch (...) {
       for (std::size_t k = i; k < parts.size(); ++k) parts[k].done(false);  // next tick
       throw;
