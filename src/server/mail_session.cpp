@@ -216,8 +216,10 @@ class Run : public std::enable_shared_from_this<Run> {
             std::string body;
             for (const auto& e : r2) body += render_text(e);
             std::string title = self->board_title();
-            if (title.empty()) title = self->title_in(r2);  // a board of another node
-            if (title.empty()) title = self->named_title();
+            if (title.empty() && !self->lobby_.node_id().empty()) {  // a board of another node
+              title = self->title_in(r2);
+              if (title.empty()) title = self->named_title();
+            }
             return self->reply(!title.empty()                ? title
                                : !self->cmd_.subject.empty() ? self->cmd_.subject
                                                              : "Plateau",
