@@ -92,9 +92,12 @@ struct SharedMail {
   std::string node_id;  // this node (--node-id)
 };
 // How long a node holds the rows it claimed (renewed right before each send, an SMTP
-// transaction taking at most 70 s): past it, another node may send them.
+// transaction taking at most 70 s): past it, another node may send them, and this one, finding
+// its claim gone when it comes to a row, skips it.
 inline constexpr std::int64_t kClaimLeaseMs = 5 * 60 * 1000;
-inline constexpr int kClaimBatch = 4;
+// Rows claimed at once: one claim statement for many sends (a node that dies holds them until
+// its takeover, about 3 s).
+inline constexpr int kClaimBatch = 16;
 
 class MailOutbox : public TableMailer {
  public:
