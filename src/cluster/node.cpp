@@ -5,6 +5,8 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "cluster/mail_db.h"
+
 namespace plateau::cluster {
 
 namespace {
@@ -30,6 +32,7 @@ Node::Node(NodeOptions options) : options_(std::move(options)) {
                                " on this database (it holds the node's lock)");
     }
     claimed_ = claim_tables(*control_, options_.id, {options_.id, ""});
+    prepare_mail_tables(*control_);
   } catch (const store::pg::ConnectionLost&) {
     throw;  // names the (redacted) URL already
   } catch (const store::pg::Error& e) {
@@ -117,6 +120,7 @@ void Node::round() {
     return;
   }
   adopt_pending();
+  read_account_changes();
   if (steady_ms() < judge_after_ms_) return;
   auto peers = stale_nodes(*control_, options_.id, options_.timing.dead_after_ms);
   // Tables whose owner has no row at all: as a dead node's (unseen: unknown, 0).
@@ -138,6 +142,18 @@ void Node::round() {
           options_.id, peer, unseen, ended);
     }
   }
+}
+
+void Node::read_account_changes() {
+  // Changes may commit a little after the time the trigger recorded: read back a margin.
+  constexpr std::int64_t kEveryMs = 1000, kMarginMs = 10000;
+  if (!accounts_changed_ || steady_ms() - accounts_read_at_ms_ < kEveryMs) return;
+  const std::int64_t since = accounts_read_db_ms_ == 0 ? db_now_ms(*control_) - 6 * kMarginMs
+                                                       : accounts_read_db_ms_ - kMarginMs;
+  AccountChanges changes = changed_accounts(*control_, since);
+  accounts_read_db_ms_ = changes.now_ms;
+  accounts_read_at_ms_ = steady_ms();
+  if (!changes.rows.empty()) accounts_changed_(std::move(changes.rows));
 }
 
 void Node::take_over(const std::string& dead, std::int64_t unseen_ms) {
@@ -217,6 +233,12 @@ std::optional<store::TokenRow> Node::token(const std::string& selector) {
 std::optional<std::vector<store::VacationRow>> Node::vacations(std::int64_t since_ms) {
   return on_side("vacations", [&](Connection& db) -> std::optional<std::vector<store::VacationRow>> {
     return fetch_vacations(db, since_ms);
+  });
+}
+
+std::optional<bool> Node::mail_seen(const std::string& sender, const std::string& message_id) {
+  return on_side("the mail already run", [&](Connection& db) -> std::optional<bool> {
+    return cluster::mail_seen(db, sender, message_id);
   });
 }
 

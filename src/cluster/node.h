@@ -66,6 +66,12 @@ class Node {
   // database restarted, or the node was frozen and taken over): the tables it serves should
   // check they are still its own (Lobby::recheck_tables). Both run on the node's thread.
   void start(Adopt adopt, std::function<void()> recheck = nullptr);
+  // Accounts are cached per node: `changed` gets, about once a second, the stored rows of the
+  // accounts changed since the last call on any node (a password, `notify`, an address: a
+  // trigger records each change, cluster/mail_db.h), so that a change made on one node holds on
+  // every node within about a second. Call before start(); runs on the node's thread.
+  using AccountsChanged = std::function<void(std::vector<store::AccountRow> rows)>;
+  void set_accounts_changed(AccountsChanged changed) { accounts_changed_ = std::move(changed); }
   // Stops the thread and, if the database is reachable, marks the node as gone (seen_at = 0)
   // and releases its lock: the other nodes take its tables over at their next round instead
   // of after dead_after_ms. Idempotent.
@@ -96,6 +102,9 @@ class Node {
   // The stored vacations ending after `since_ms` (fetch_vacations), or nullopt (the database
   // unreachable: logged). Thread-safe; blocks for one round trip.
   std::optional<std::vector<store::VacationRow>> vacations(std::int64_t since_ms);
+  // Whether inbound mail (sender, Message-ID) was run on any node (mail_db.h mail_seen), or
+  // nullopt (the database unreachable: logged). Thread-safe; blocks for one round trip.
+  std::optional<bool> mail_seen(const std::string& sender, const std::string& message_id);
   std::optional<std::vector<store::RatingRow>> ratings(const std::string& game,
                                                        const std::vector<std::string>& players);
 
@@ -122,6 +131,12 @@ class Node {
   std::vector<std::int64_t> claimed_;
   Adopt adopt_;
   std::function<void()> recheck_;
+  AccountsChanged accounts_changed_;
+  // The database's clock at the last read of account changes (0: none yet), and the steady
+  // time of that read.
+  std::int64_t accounts_read_db_ms_ = 0;
+  std::int64_t accounts_read_at_ms_ = 0;
+  void read_account_changes();
   struct Claimed {
     std::string from;  // the dead node
     std::vector<std::int64_t> ids;

@@ -228,6 +228,10 @@ class Lobby : public TableServices {
   // The mail renderer the tables use from now on (null: none). Call before mail can arrive.
   void set_mailer(TableMailer* mailer) { mailer_ = mailer; }
   TableMailer* mailer() override { return mailer_; }
+  // Several nodes: whether inbound mail (`sender` lower-case, `message_id`) was run already by
+  // any node (the mail_seen rows; mail_dedup.h), or nullopt when alone or the database cannot
+  // be reached. Blocks for one round trip: call it off the I/O threads (lobby_cluster.cpp).
+  std::optional<bool> mail_seen_stored(const std::string& sender, const std::string& message_id);
   // The outbox as restore() read it (unsent mail), handed over once.
   std::vector<store::MailRow> take_unsent_mail() { return std::exchange(unsent_mail_, {}); }
   // The inbound mail already run (mail_dedup.h) as restore() read it, handed over once.
@@ -354,6 +358,8 @@ class Lobby : public TableServices {
   void feed_table_made(const std::shared_ptr<Table>& table, const std::vector<SeatOwner>& seats,
                        const std::shared_ptr<Client>& caller);
   std::vector<std::string> feed_names() const;
+  // TableServices: logged in on another live node (lobby_cluster.cpp; for notifications).
+  bool online_elsewhere(const std::string& user) const override;
   // Several nodes: the name of `name` (lower-case) as an account registered on another node
   // since this one started (one round trip; then held here) or a guest online on another
   // node; "" if neither, or alone.

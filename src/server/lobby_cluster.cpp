@@ -14,6 +14,9 @@ void Lobby::set_node(cluster::Node* node) {
   node_ = node;
   if (node_) {
     accounts_.set_fetch([node](const std::string& name) { return node->account(name); });
+    // A password, notify setting or address changed on another node holds here too.
+    node->set_accounts_changed(
+        [this](std::vector<store::AccountRow> rows) { accounts_.restore(rows); });
     ratings_.set_fetch([node](const std::string& game, const std::vector<std::string>& players) {
       return node->ratings(game, players);
     });
@@ -78,6 +81,20 @@ std::vector<std::pair<nlohmann::json, std::string>> Lobby::remote_tables() const
   if (!remote_feed_) return out;
   for (auto& l : remote_feed_->remote_listing()) out.emplace_back(std::move(l.item), l.line);
   return out;
+}
+
+std::optional<bool> Lobby::mail_seen_stored(const std::string& sender,
+                                            const std::string& message_id) {
+  if (!node_) return std::nullopt;
+  return node_->mail_seen(sender, message_id);
+}
+
+bool Lobby::online_elsewhere(const std::string& user) const {
+  const std::string lower = to_lower(user);
+  for (const auto& n : feed_names()) {
+    if (to_lower(n) == lower) return true;
+  }
+  return false;
 }
 
 std::vector<std::string> Lobby::feed_names() const {

@@ -3,6 +3,8 @@
 // correspondence time (table_correspondence.cpp), and the daily digest (notifier.h).
 #include <spdlog/spdlog.h>
 
+#include <nlohmann/json.hpp>
+
 #include "cluster/node.h"
 #include "core/registry.h"
 #include "core/text.h"
@@ -114,6 +116,25 @@ void Lobby::send_digests() {
     waiting[to_lower(s.next_user)].push_back(
         {title + " Board " + std::to_string(s.number),
          s.game + " " + std::to_string(s.number), s.turn_started_ms});
+  }
+  if (node_) {
+    // Several nodes: each node knows only the boards it serves; the nodes' parts make one
+    // digest per user, assembled once (TableMailer::share_digest_part). Handed again every
+    // tick until the day is assembled, so that tables taken over meanwhile are in it.
+    nlohmann::json part = nlohmann::json::object();
+    for (const auto& [user, boards] : waiting) {
+      auto& list = part[user] = nlohmann::json::array();
+      for (const auto& b : boards) {
+        list.push_back({{"title", b.title}, {"label", b.label}, {"since", b.since_ms}});
+      }
+    }
+    digest_busy_ = true;
+    const bool shared = mailer->share_digest_part(day, part.dump(), [this, day](bool assembled) {
+      if (assembled && digest_day_ < day) digest_day_ = day;
+      digest_busy_ = false;
+    });
+    if (shared) return;
+    digest_busy_ = false;
   }
   store::Batch batch;
   std::vector<std::function<void()>> steps;

@@ -33,9 +33,12 @@ bool forwardable(const Command& c) {
     case Verb::kHistory:
     case Verb::kChange:
     case Verb::kSignoff:
+      return false;
     case Verb::kSubscribe:
     case Verb::kUnsubscribe:
-      return false;
+      // A board's subscribers are its table's (its mail goes to them): `unsubscribe all` stays
+      // on the client's node, for the boards served there.
+      return c.board.has_value();
     case Verb::kPreview:
       return c.args.empty() || c.args[0] != "new";
     default:

@@ -210,7 +210,13 @@ MailOutbox::MailOutbox(Accounts& accounts, store::Store& store, MailSettings set
 
 MailOutbox::~MailOutbox() { stop(); }
 
+void MailOutbox::share(SharedMail shared) { shared_ = std::move(shared); }
+
 void MailOutbox::start(std::vector<store::MailRow> unsent) {
+  if (shared_) {
+    thread_ = std::thread([this] { run_shared(); });
+    return;
+  }
   if (!unsent.empty()) spdlog::info("mail: {} unsent from the last run", unsent.size());
   {
     std::lock_guard lock(limits_mutex_);
@@ -297,22 +303,30 @@ std::function<void()> MailOutbox::add_mail(const std::string& key, const std::st
                                            store::Batch& batch) {
   const std::string address = accounts_.email_of(user);
   if (!enabled_ || address.empty() || !admit(address)) return nullptr;
+  store::MailRow row = digest_row(key, user, address, subject, body);
+  batch.add_mail(row);
+  return [this, row = std::move(row)]() mutable { enqueue({std::move(row)}); };
+}
+
+store::MailRow MailOutbox::digest_row(const std::string& key, const std::string& user,
+                                      const std::string& address, const std::string& subject,
+                                      const std::string& body) {
   const std::int64_t now = wall_ms();
   MailDraft d;
   d.to = address;
   d.subject = subject;
   d.body = body;
   d.message_id = key.substr(0, key.find(' ')) + "." + to_lower(user) + "@" + settings_.domain();
-  store::MailRow row{key, address, compose_mail(d, settings_.from, now), now};
-  batch.add_mail(row);
-  return [this, row = std::move(row)]() mutable { enqueue({std::move(row)}); };
+  return {key, address, compose_mail(d, settings_.from, now), now};
 }
 
 void MailOutbox::queue(MailDraft draft, std::function<void(std::string error)> done) {
   if (!enabled_ || !admit(draft.to)) return done("");
   static std::atomic<std::uint64_t> counter{0};
   const std::int64_t now = wall_ms();
-  store::MailRow row{"reply." + std::to_string(now) + "." + std::to_string(++counter) + "." +
+  // Several nodes write one outbox: the node's id keeps two nodes' keys apart.
+  store::MailRow row{"reply." + (shared_ ? shared_->node_id + "." : std::string()) +
+                         std::to_string(now) + "." + std::to_string(++counter) + "." +
                          std::to_string(::getpid()),
                      draft.to, compose_mail(draft, settings_.from, now), now};
   store::Batch batch;
@@ -366,6 +380,11 @@ void MailOutbox::enqueue(std::vector<store::MailRow> rows) {
   if (rows.empty()) return;
   {
     std::lock_guard lock(mutex_);
+    if (shared_) {
+      poll_now_ = true;  // the rows are in the shared outbox: claimed from there
+      wake_.notify_all();
+      return;
+    }
     for (auto& r : rows) queue_.push_back({std::move(r), 0, std::chrono::steady_clock::now()});
   }
   wake_.notify_all();

@@ -28,6 +28,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -35,6 +36,10 @@
 #include "server/accounts.h"
 #include "server/table_services.h"
 #include "store/store.h"
+
+namespace plateau::store::pg {
+class Connection;
+}
 
 namespace plateau::server {
 
@@ -77,13 +82,35 @@ struct MailDraft {
 // removed (no `<CR>.<CR><LF>` SMTP smuggling through a quoted original).
 std::string compose_mail(const MailDraft& draft, const std::string& from, std::int64_t now_ms);
 
+// Several nodes on one PostgreSQL database (docs/MAIL.md "Several nodes"): the outbox is shared.
+// Any node writes rows into it (the table's owner, in its action's batch), and a node sends only
+// the rows it claimed there (cluster/mail_db.h claim_mail: a lease, taken over when it runs out
+// or the node is found dead), so that each mail is sent once by whichever node is alive. The
+// daily digests are assembled once from every node's part.
+struct SharedMail {
+  std::string url;      // the store's PostgreSQL URL
+  std::string node_id;  // this node (--node-id)
+};
+// How long a node holds the rows it claimed (renewed right before each send, an SMTP
+// transaction taking at most 70 s): past it, another node may send them, and this one, finding
+// its claim gone when it comes to a row, skips it.
+inline constexpr std::int64_t kClaimLeaseMs = 5 * 60 * 1000;
+// Rows claimed at once: one claim statement for many sends (a node that dies holds them until
+// its takeover, about 3 s).
+inline constexpr int kClaimBatch = 16;
+
 class MailOutbox : public TableMailer {
  public:
   MailOutbox(Accounts& accounts, store::Store& store, MailSettings settings,
              SmtpSend send = smtp_send_curl);
   ~MailOutbox() override;
 
-  // Starts the sender with the mail left unsent by the last run (Lobby::take_unsent_mail).
+  // Several nodes: call before start(). The sender then claims its mail from the shared
+  // outbox (polled every second, and at once after this node stored mail) instead of keeping
+  // it in memory, and the digests are shared (share_digest_part).
+  void share(SharedMail shared);
+  // Starts the sender with the mail left unsent by the last run (Lobby::take_unsent_mail;
+  // several nodes: ignored, the sender claims it from the database).
   void start(std::vector<store::MailRow> unsent);
   // Stops the sender (what is not sent stays in the store for the next start).
   void stop();
@@ -97,6 +124,17 @@ class MailOutbox : public TableMailer {
   std::function<void()> add_mail(const std::string& key, const std::string& user,
                                  const std::string& subject, const std::string& body,
                                  store::Batch& batch) override;
+
+  // TableMailer: several nodes' digests (table_services.h); false when alone.
+  bool share_digest_part(std::int64_t day, std::string part,
+                         std::function<void(bool assembled)> done) override;
+
+  // The mail of day `day`'s digests from the nodes' `parts` (share_digest_part's JSON), one per
+  // reader with a board waiting on them (each under the outbox's bounds). Exposed for tests.
+  std::vector<store::MailRow> compose_digests(std::int64_t day,
+                                              const std::vector<std::string>& parts,
+                                              const std::vector<std::pair<std::string, std::string>>&
+                                                  readers);
 
   // A mail that answers a mail (an error, a sign-up): stored in the outbox, then `done(error)`
   // ("" once durable) on the store's thread; sent like the others. Over a bound (or with no
@@ -115,6 +153,15 @@ class MailOutbox : public TableMailer {
   };
   void enqueue(std::vector<store::MailRow> rows);
   void run();
+  // Several nodes (mail_outbox_shared.cpp): the sender's loop, one round of it on `db`.
+  void run_shared();
+  void shared_round(store::pg::Connection& db, std::unique_lock<std::mutex>& lock);
+  // Sends one claimed row; records the outcome in the database.
+  void send_claimed(store::pg::Connection& db, const store::MailRow& row, int attempts);
+  // The digest's mail to `user` at `address` (add_mail's message).
+  store::MailRow digest_row(const std::string& key, const std::string& user,
+                            const std::string& address, const std::string& subject,
+                            const std::string& body);
   // True when one more mail to `address` fits the bounds (then counted); false (logged) if not.
   bool admit(const std::string& address);
   void sent_or_dropped();
@@ -131,6 +178,14 @@ class MailOutbox : public TableMailer {
   std::mutex limits_mutex_;
   std::map<std::string, std::deque<std::chrono::steady_clock::time_point>> recent_;  // by address
   std::size_t pending_ = 0;  // rows admitted and not yet sent or dropped
+  std::optional<SharedMail> shared_;
+  bool poll_now_ = false;  // (mutex_) this node stored mail: claim at once
+  struct DigestPart {
+    std::int64_t day = 0;
+    std::string part;
+    std::function<void(bool)> done;
+  };
+  std::deque<DigestPart> digest_parts_;  // (mutex_) for the sender's thread
   std::thread thread_;
 };
 

@@ -23,6 +23,10 @@ class MailService : public ExtraListener {
     lobby_.set_address_check([from = options.mail_from](const std::string& address) {
       return signup_address_problem(address, from);
     });
+    if (!ctx.options.node_id.empty()) {
+      // Several nodes: one outbox for all, each mail sent by one live node (mail_outbox.h).
+      outbox_.share({ctx.options.store_url, ctx.options.node_id});
+    }
     if (!options.smtp_url.empty()) {
       outbox_.start(lobby_.take_unsent_mail());
     } else {

@@ -5,6 +5,7 @@
 #include <spdlog/spdlog.h>
 
 #include <mutex>
+#include <tuple>
 
 #include "core/registry.h"
 #include "core/text.h"
@@ -69,8 +70,16 @@ bool told_the_table(const std::vector<Event>& events) {
 // back-off is not one of them (issue 15 g): held mail would be retried for days, and anyone
 // could keep a user's mail waiting by sending wrong passwords; it gets an error mail ("too many
 // failed logins for NAME; try again in N s") and 250, and the throttle still bounds guessing.
+//
+// Several nodes: the owner of the board cannot be reached (dead, frozen, or taken over while
+// the command was on its way) is one of them: the mail server delivers again once another node
+// serves the board, and a move re-sent with its #n is played once (the mail's pair is not
+// recorded as run before a 250).
 bool temporary(const std::string& why) {
-  return why.find("could not be saved") != std::string::npos ||
+  return why.find("which cannot be reached now") != std::string::npos ||
+         why.find("cannot be looked up now") != std::string::npos ||
+         why.find("is served by another node now") != std::string::npos ||
+         why.find("could not be saved") != std::string::npos ||
          why.find("could not store") != std::string::npos ||
          why.find("server busy") != std::string::npos ||
          why.find("unavailable until the server restarts") != std::string::npos;
@@ -206,8 +215,15 @@ class Run : public std::enable_shared_from_this<Run> {
             // Nobody else heard of it (a queued move or resignation): answer the sender.
             std::string body;
             for (const auto& e : r2) body += render_text(e);
-            const std::string title = self->board_title();
-            return self->reply(!title.empty() ? title : !self->cmd_.subject.empty() ? self->cmd_.subject : "Plateau", body);
+            std::string title = self->board_title();
+            if (title.empty() && !self->lobby_.node_id().empty()) {  // a board of another node
+              title = self->title_in(r2);
+              if (title.empty()) title = self->named_title();
+            }
+            return self->reply(!title.empty()                ? title
+                               : !self->cmd_.subject.empty() ? self->cmd_.subject
+                                                             : "Plateau",
+                               body);
           }
           self->succeed();
         },
@@ -220,7 +236,11 @@ class Run : public std::enable_shared_from_this<Run> {
       std::string body;
       for (const auto& e : r) body += render_text(e);
       if (to_lower(self->cmd_.line) == "help") body += "\n" + mail_help();
-      const std::string title = self->board_title();
+      std::string title = self->board_title();
+      if (title.empty() && !self->lobby_.node_id().empty()) {  // a board of another node
+        title = self->title_in(r);
+        if (title.empty()) title = self->named_title();
+      }
       self->reply(
           title.empty() ? "Plateau: " + std::string(utf8_prefix(self->mail_.subject, 80)) : title,
           body);
@@ -238,9 +258,56 @@ class Run : public std::enable_shared_from_this<Run> {
     return {};
   }
 
+  // "Phutball Board 101" when one of `events` (a forwarded command's answers) is of the board
+  // the command names, else "".
+  std::string title_in(const std::vector<Event>& events) const {
+    if (!cmd_.board) return {};
+    for (const auto& e : events) {
+      const auto& d = e.data;
+      if (!d.is_object() || !d.contains("game") || !d["game"].is_string() ||
+          !d.contains("board") || !d["board"].is_number_integer() ||
+          d["board"].get<int>() != *cmd_.board) {
+        continue;
+      }
+      for (const GameInfo* g : registered_games()) {
+        if (g->name == d["game"].get<std::string>()) {
+          return g->title + " Board " + std::to_string(*cmd_.board);
+        }
+      }
+    }
+    return {};
+  }
+
+  // "Phutball Board 101" from the command's own game and board ("" when it names no game):
+  // for a command another node ran without an error, which says that board exists there and
+  // that the sender may see it.
+  std::string named_title() const {
+    if (!cmd_.board || cmd_.game.empty()) return {};
+    for (const GameInfo* g : registered_games()) {
+      if (g->name == cmd_.game) return g->title + " Board " + std::to_string(*cmd_.board);
+    }
+    return {};
+  }
+
   void fail(const std::string& why) {
     if (temporary(why)) return finish({451, "4.3.0 " + why.substr(0, 200)});
     const std::string title = board_title();
+    if (title.empty() && cmd_.board && !lobby_.node_id().empty()) {
+      // Several nodes: the board may be another node's. Its `show`, forwarded to the owner and
+      // checked there as any command, names it and gives its page; a board the sender may not
+      // see stays unnamed (issue 15 c).
+      return exec((cmd_.game.empty() ? std::string() : cmd_.game + " ") + "show " +
+                      std::to_string(*cmd_.board),
+                  [self = shared_from_this(), why](std::vector<Event> r) {
+                    const std::string remote = self->title_in(r);
+                    if (!error_of(r).empty() || remote.empty()) {
+                      return self->error_mail(why, "Plateau Error", "");
+                    }
+                    std::string page;
+                    for (const auto& e : r) page += e.page;
+                    self->error_mail(why, remote + " Error", page);
+                  });
+    }
     if (title.empty()) return error_mail(why, "Plateau Error", "");
     // The board is named in the Subject only when the sender may see it (as the user the mail
     // logged in as, or as nobody): a private board's number must not leak (issue 15 c).
@@ -278,8 +345,11 @@ class Run : public std::enable_shared_from_this<Run> {
     d.subject = subject;
     d.body = body;
     static std::atomic<std::uint64_t> n{0};
-    d.message_id = "reply." + std::to_string(TableServices::now_ms()) + "." + std::to_string(++n) +
-                   "@" + outbox_.settings().domain();
+    // Several nodes answer mail: the node's id keeps their Message-IDs apart.
+    const std::string& node = lobby_.node_id();
+    d.message_id = "reply." + (node.empty() ? std::string() : node + ".") +
+                   std::to_string(TableServices::now_ms()) + "." + std::to_string(++n) + "@" +
+                   outbox_.settings().domain();
     if (!mail_.message_id.empty()) {
       d.in_reply_to = mail_.message_id;
       d.references = reply_references(mail_.references, mail_.message_id);
@@ -347,6 +417,29 @@ void MailIntake::deliver(std::string message, std::string envelope_from,
     case MailDedup::Claim::kUnknown:
       break;
   }
+  if (id.empty() || lobby_.node_id().empty()) {
+    return run_mail(std::move(message), std::move(*mail), sender, id, std::move(done));
+  }
+  // Several nodes: the mail server may deliver again to another node than the one that ran
+  // the mail. Its pair is in the database then (read on a worker: a round trip).
+  using Held = std::tuple<std::string, InboundMail, std::function<void(LmtpReply)>>;
+  auto held = std::make_shared<Held>(std::move(message), std::move(*mail), std::move(done));
+  boost::asio::post(lobby_.workers(), [self = shared_from_this(), sender, id, held] {
+    const bool seen = self->lobby_.mail_seen_stored(to_lower(sender), id).value_or(false);
+    boost::asio::post(self->io_, [self, sender, id, held, seen] {
+      auto& [message, mail, done] = *held;
+      if (!seen) {
+        return self->run_mail(std::move(message), std::move(mail), sender, id, std::move(done));
+      }
+      spdlog::info("mail from {}: <{}> was already run on another node; not again", sender, id);
+      self->dedup_.release(sender, id);
+      done({250, "2.0.0 already done"});
+    });
+  });
+}
+
+void MailIntake::run_mail(std::string message, InboundMail mail, const std::string& sender,
+                          const std::string& id, std::function<void(LmtpReply)> done) {
   auto record = [&dedup = dedup_, sender, id, done = std::move(done)](LmtpReply reply) {
     if (reply.code / 100 != 2) {
       dedup.release(sender, id);
@@ -358,7 +451,7 @@ void MailIntake::deliver(std::string message, std::string envelope_from,
                       done(reply);
                     });
   };
-  std::make_shared<Run>(io_, lobby_, outbox_, std::move(message), std::move(*mail),
+  std::make_shared<Run>(io_, lobby_, outbox_, std::move(message), std::move(mail),
                         std::move(record))
       ->start();
 }

@@ -18,6 +18,7 @@
 #include "server/asio.h"
 #include "server/mail_command.h"
 #include "server/mail_lmtp.h"
+#include "server/mail_message.h"
 
 namespace plateau::server {
 
@@ -36,6 +37,10 @@ class MailIntake : public std::enable_shared_from_this<MailIntake> {
   void deliver(std::string message, std::string envelope_from, std::function<void(LmtpReply)> done);
 
  private:
+  // Runs a mail claimed in the dedup (kRun or kUnknown) and records it as run.
+  void run_mail(std::string message, InboundMail mail, const std::string& sender,
+                const std::string& id, std::function<void(LmtpReply)> done);
+
   boost::asio::io_context& io_;
   Lobby& lobby_;
   MailOutbox& outbox_;

@@ -12,7 +12,7 @@ bool TableServices::connected(const std::string& user) const {
   for (const auto& c : clients_of(user)) {
     if (!c->by_mail()) return true;
   }
-  return false;
+  return online_elsewhere(user);
 }
 
 ActionFacts action_facts(const std::vector<const Event*>& events) {

@@ -60,6 +60,18 @@ class TableMailer {
   virtual std::function<void()> add_mail(const std::string& key, const std::string& user,
                                          const std::string& subject, const std::string& body,
                                          store::Batch& batch) = 0;
+  // Several nodes on one database (docs/MAIL.md "Several nodes"): hands this node's part of
+  // UTC day `day`'s digests to the assembly shared by the nodes, which sends each user one
+  // digest of every node's boards. `part`: a JSON object, lower-case user -> [{"title",
+  // "label", "since"}] (the boards served here that wait on that user). `done(assembled)`
+  // runs later on a mail thread: true once that day's digests are in the outbox (assembled by
+  // any node), false while other live nodes' parts are missing or the database cannot be
+  // reached (hand the part again at the next tick). Returns false, doing nothing, for a server
+  // alone: the caller writes the digests itself (add_mail).
+  virtual bool share_digest_part(std::int64_t /*day*/, std::string /*part*/,
+                                 std::function<void(bool assembled)> /*done*/) {
+    return false;
+  }
 };
 
 class TableServices {
@@ -112,9 +124,12 @@ class TableServices {
   // heard it as its answer, or was not to hear it). Never throws. Alone: nothing.
   virtual void tell_followers_elsewhere(std::int64_t /*table_id*/, const Event& /*event*/,
                                         const std::shared_ptr<Client>& /*caller*/) {}
-  // True if `user` has a live connection of any transport (a mail being run is none).
-  // Thread-safe.
+  // True if `user` has a live connection of any transport (a mail being run is none), here
+  // or on another live node (online_elsewhere). Thread-safe.
   bool connected(const std::string& user) const;
+  // Several nodes: whether `user` is logged in on another live node (as last read, at most
+  // about two seconds old: docs/CLUSTER.md "Presence"). Thread-safe.
+  virtual bool online_elsewhere(const std::string& /*user*/) const { return false; }
   // The node this server runs as among several on one PostgreSQL database (docs/CLUSTER.md;
   // --node-id), or "" for a server alone: then no write is fenced. Fixed before restore().
   virtual const std::string& node_id() const {
