@@ -10,32 +10,11 @@ namespace {
 
 using store::pg::Params;
 using store::pg::Result;
+using store::pg::Transaction;
 
 // The class key of the nodes' advisory locks (two-key form: this, hashtext(node id)). It is not
 // the migration lock's one-key form (postgres_backend.cpp), so they never meet.
 #define PLATEAU_NODE_LOCK "1886151029, hashtext($1)"
-
-// Rolls back an open transaction on the way out of a failure (the connection may be gone).
-class Transaction {
- public:
-  Transaction(Connection& db, const char* begin) : db_(db) { db_.exec(begin); }
-  ~Transaction() {
-    if (open_ && db_.ok()) {
-      try {
-        db_.exec("ROLLBACK");
-      } catch (...) {
-      }
-    }
-  }
-  void commit() {
-    db_.exec("COMMIT");
-    open_ = false;
-  }
-
- private:
-  Connection& db_;
-  bool open_ = true;
-};
 
 // A PostgreSQL array literal of integers: {1,2,3}.
 std::string int_array(const std::vector<std::int64_t>& values) {

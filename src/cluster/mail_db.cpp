@@ -6,6 +6,7 @@ namespace {
 
 using store::pg::Params;
 using store::pg::Result;
+using store::pg::Transaction;
 
 // The database's clock in ms: leases and parts are compared with it alone, never with a node's.
 #define PLATEAU_NOW_MS "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
@@ -14,28 +15,6 @@ using store::pg::Result;
 #define PLATEAU_CLAIM_FREE(c)                                                                  \
   "(" c ".until_ms <= " PLATEAU_NOW_MS " OR NOT EXISTS (SELECT 1 FROM nodes n WHERE n.id = " c \
   ".node))"
-
-// Rolls back an open transaction on the way out of a failure (the connection may be gone).
-class Transaction {
- public:
-  explicit Transaction(Connection& db) : db_(db) { db_.exec("BEGIN"); }
-  ~Transaction() {
-    if (open_ && db_.ok()) {
-      try {
-        db_.exec("ROLLBACK");
-      } catch (...) {
-      }
-    }
-  }
-  void commit() {
-    open_ = false;
-    db_.exec("COMMIT");
-  }
-
- private:
-  Connection& db_;
-  bool open_ = true;
-};
 
 }  // namespace
 

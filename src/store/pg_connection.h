@@ -130,4 +130,30 @@ class Connection {
   std::unordered_map<const void*, std::string> prepared_;  // sql literal -> statement name
 };
 
+// A transaction on `db`, begun by `begin` ("BEGIN", or "BEGIN ISOLATION LEVEL ..."), rolled back
+// on the way out of a failure unless commit() ran (the connection may be gone: a ROLLBACK that
+// fails is ignored). commit() throws Error or ConnectionLost as Connection::exec does.
+class Transaction {
+ public:
+  explicit Transaction(Connection& db, const char* begin = "BEGIN") : db_(db) { db_.exec(begin); }
+  ~Transaction() {
+    if (open_ && db_.ok()) {
+      try {
+        db_.exec("ROLLBACK");
+      } catch (...) {
+      }
+    }
+  }
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  void commit() {
+    db_.exec("COMMIT");
+    open_ = false;
+  }
+
+ private:
+  Connection& db_;
+  bool open_ = true;
+};
+
 }  // namespace plateau::store::pg

@@ -29,7 +29,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
 from pg_cluster import PgCluster  # noqa: E402
-from plateau_harness import TOKENS, Server, free_port, freeze, record_moves  # noqa: E402
+from plateau_harness import (  # noqa: E402,F401 (wait_for: for the tests that import it from here)
+    TOKENS, Server, free_port, freeze, record_moves, wait_for)
 
 BINARY = sys.argv[1]
 FENCED = r"^error: bohnduell {board} is served by another node now: connect again and resync$"
@@ -59,16 +60,6 @@ def owners(pg):
     """table number -> (owner, epoch)"""
     rows = pg.sql(pg.url, "SELECT number, owner, epoch FROM tables ORDER BY number")
     return {int(n): (o, int(e)) for n, o, e in rows}
-
-
-def wait_for(what, check, timeout):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def move(client, board, player, ply, acked):

@@ -31,7 +31,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
 from pg_cluster import PgCluster  # noqa: E402
-from plateau_harness import TOKENS, Server, free_port  # noqa: E402
+from plateau_harness import TOKENS, Server, free_port, wait_for  # noqa: E402
 
 BINARY = sys.argv[1]
 
@@ -68,16 +68,6 @@ def node(pg, name):
                                  f"127.0.0.1:{free_port()}", "--node-port", str(free_port()),
                                  "--rate", "1000", "--max-tables-per-user", "200"]
                   + secret_args())
-
-
-def wait_for(what, check, timeout):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def move(client, board, player, ply):

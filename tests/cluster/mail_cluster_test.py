@@ -39,7 +39,7 @@ from aiosmtpd.controller import Controller  # noqa: E402
 from mail_correspondence_test import DAY_MS, SimClock  # noqa: E402
 from mail_test import FROM, Sink, body_of, check_common, mail_in  # noqa: E402
 from pg_cluster import PgCluster, cluster_secret_file  # noqa: E402
-from plateau_harness import Server, answer, free_port, freeze  # noqa: E402
+from plateau_harness import Server, answer, free_port, freeze, wait_for  # noqa: E402
 
 BINARY = sys.argv[1]
 A, B = "alice@example.org", "bob@example.org"
@@ -117,16 +117,6 @@ def subjects(mails):
 def owner(pg, game, number):
     rows = pg.sql(pg.url, f"SELECT owner FROM tables WHERE game = '{game}' AND number = {number}")
     return rows[0][0] if rows else None
-
-
-def wait_for(what, check, timeout):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def no_store_failure(env):

@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
 from cluster_test import node as cluster_node  # noqa: E402
 from pg_cluster import PgCluster  # noqa: E402
-from plateau_harness import Server, answer  # noqa: E402
+from plateau_harness import Server, answer, wait_for  # noqa: E402,F401
 
 BINARY = sys.argv[1]
 
@@ -38,16 +38,6 @@ INVITE = "{by} invites you to bohnduell {board}: /table bohnduell {board} to go 
 def node(pg, name):
     # Each table on the node of the client that made it: the test knows which node owns what.
     return cluster_node(pg, name, ["--place-tables", "here"]).start()
-
-
-def wait_for(what, check, timeout):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        value = check()
-        if value:
-            return value
-        time.sleep(0.05)
-    raise AssertionError(f"timed out waiting for {what}")
 
 
 def settle(*clients, until=lambda: True):

@@ -48,6 +48,17 @@ def freeze(proc, timeout=5):
         time.sleep(0.001)
 
 
+def wait_for(what, check, timeout):
+    """check()'s first true value, asked every 50 ms; AssertionError after `timeout` s."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        value = check()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
 def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
