@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "core/text.h"
+
 namespace plateau::cluster {
 
 namespace {
@@ -38,13 +40,6 @@ std::string array_literal(const Range& values, Get get) {
 
 std::string text_array(const std::vector<std::string>& values) {
   return array_literal(values, [](const std::string& v) -> const std::string& { return v; });
-}
-
-std::string ascii_lower(std::string s) {
-  for (char& c : s) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return s;
 }
 
 // Runs `statements` (BEGIN ... COMMIT) in one round trip; a failed one rolls the transaction
@@ -165,7 +160,7 @@ void put_seats(Connection& db, const std::string& node, const std::vector<SeatRo
     return out + "}";
   };
   auto names = [](const std::vector<SeatRow>& rows) {
-    return array_literal(rows, [](const SeatRow& r) { return ascii_lower(r.name); });
+    return array_literal(rows, [](const SeatRow& r) { return to_lower(r.name); });
   };
   std::vector<store::pg::Statement> st{{"BEGIN", {}}, {"SET LOCAL synchronous_commit = off", {}}};
   if (reset) {
@@ -215,8 +210,8 @@ std::vector<SeatedTable> seated_tables(Connection& db, const std::string& self,
       "FROM plateau_seats s JOIN tables t ON t.id = s.table_id AND t.owner = s.node "
       "WHERE s.name = $2 AND s.node <> $1 AND s.node IN " PLATEAU_LIVE_NODES
       " ORDER BY t.id LIMIT $3",
-      Params().text(self).text(ascii_lower(name)).integer(4 * static_cast<std::int64_t>(limit)));
-  const std::string want = ascii_lower(name);
+      Params().text(self).text(to_lower(name)).integer(4 * static_cast<std::int64_t>(limit)));
+  const std::string want = to_lower(name);
   std::vector<SeatedTable> out;
   for (int i = 0; i < r.rows() && static_cast<int>(out.size()) < limit; ++i) {
     const auto data = nlohmann::json::parse(r.text(i, 4), nullptr, false);
@@ -234,7 +229,7 @@ std::vector<SeatedTable> seated_tables(Connection& db, const std::string& self,
     for (const auto& seat : *seats) {
       seated = seated || (seat.is_object() && seat.value("kind", nlohmann::json()) == "user" &&
                           seat.value("name", nlohmann::json()).is_string() &&
-                          ascii_lower(seat["name"].get<std::string>()) == want);
+                          to_lower(seat["name"].get<std::string>()) == want);
     }
     if (seated) {
       out.push_back(
