@@ -31,6 +31,32 @@ std::string host_of(const std::string& address) {
   return host;
 }
 
+// Runs `read` with the event feed's connection on its thread (a database read that must not
+// wait on an I/O thread), then `again` on `client`'s strand — the command once more, now that
+// the answer is cached (or not: a failed read is logged, and the command reads it itself) —
+// unless the client is gone meanwhile (then only `done`). False if the feed has no room.
+bool read_on_feed_then(RemoteFeed& feed, const std::shared_ptr<Client>& client,
+                       std::function<void()> done, std::function<void(cluster::Connection&)> read,
+                       std::function<void()> again) {
+  return feed.run_on_feed([client, done = std::move(done), read = std::move(read),
+                           again = std::move(again)](cluster::Connection* db) {
+    if (db) {
+      try {
+        read(*db);
+      } catch (const std::exception& e) {
+        spdlog::warn("forward: a read on the event feed failed: {}", e.what());
+      }
+    }
+    client->on_strand([client, done, again] {
+      if (client->gone) {
+        if (done) done();
+        return;
+      }
+      again();
+    });
+  });
+}
+
 }  // namespace
 
 void Lobby::set_link(cluster::NodeLink* link, bool tables_here) {
@@ -83,30 +109,19 @@ bool Lobby::forward_table_command(Ctx& ctx, const Command& c) {
   if (!cached && !looked_up && remote_feed_) {
     // Read on the feed's thread, so that this I/O thread serves its other clients meanwhile;
     // then the command runs again, from the start, and finds the answer cached.
-    auto job = [this, fwd = forwarding_, client = ctx.client, number, line = std::string(ctx.line),
-                done = ctx.done, comment = ctx.comment](cluster::Connection* db) {
-      std::optional<std::vector<std::pair<std::string, store::NodeRow>>> found;
-      if (db) {
-        try {
-          found = cluster::owners_of_number(*db, number);
-        } catch (const std::exception& e) {
-          spdlog::warn("forward: cannot look board {} up: {}", number, e.what());
-        }
-      }
-      if (found) fwd->remember(number, *found);
-      client->on_strand([this, fwd, client, number, line, done, comment] {
-        if (client->gone) {
-          if (done) done();
-          return;
-        }
-        {
-          std::lock_guard lock(fwd->mutex);
-          fwd->homes[client.get()].looked_up = number;
-        }
-        run_line(client, line, done, comment, false);
-      });
-    };
-    if (remote_feed_->run_on_feed(std::move(job))) {
+    if (read_on_feed_then(
+            *remote_feed_, ctx.client, ctx.done,
+            [fwd = forwarding_, number](cluster::Connection& db) {
+              fwd->remember(number, cluster::owners_of_number(db, number));
+            },
+            [this, fwd = forwarding_, client = ctx.client, number, line = std::string(ctx.line),
+             done = ctx.done, comment = ctx.comment] {
+              {
+                std::lock_guard lock(fwd->mutex);
+                fwd->homes[client.get()].looked_up = number;
+              }
+              run_line(client, line, done, comment, false);
+            })) {
       ctx.deferred = true;
       return true;
     }
@@ -174,31 +189,22 @@ bool Lobby::forward_new_table(Ctx& ctx, bool movable) {
   if (loads.empty() && !looked_up && remote_feed_) {
     // As a board's owner (forward_table_command): read on the feed's thread, then the command
     // runs again and finds the loads cached.
-    auto job = [this, fwd = forwarding_, client = ctx.client, line = std::string(ctx.line),
-                done = ctx.done, comment = ctx.comment](cluster::Connection* db) {
-      if (db) {
-        try {
-          auto found = cluster::node_loads(*db, cluster::kLiveWithinMs);
-          std::lock_guard lock(fwd->mutex);
-          fwd->loads = std::move(found);
-          fwd->loads_until = Clock::now() + kLoadCacheTime;
-        } catch (const std::exception& e) {
-          spdlog::warn("forward: cannot read the nodes' loads: {}", e.what());
-        }
-      }
-      client->on_strand([this, fwd, client, line, done, comment] {
-        if (client->gone) {
-          if (done) done();
-          return;
-        }
-        {
-          std::lock_guard lock(fwd->mutex);
-          fwd->homes[client.get()].loads_looked_up = true;
-        }
-        run_line(client, line, done, comment, false);
-      });
-    };
-    if (remote_feed_->run_on_feed(std::move(job))) {
+    if (read_on_feed_then(
+            *remote_feed_, ctx.client, ctx.done,
+            [fwd = forwarding_](cluster::Connection& db) {
+              auto found = cluster::node_loads(db, cluster::kLiveWithinMs);
+              std::lock_guard lock(fwd->mutex);
+              fwd->loads = std::move(found);
+              fwd->loads_until = Clock::now() + kLoadCacheTime;
+            },
+            [this, fwd = forwarding_, client = ctx.client, line = std::string(ctx.line),
+             done = ctx.done, comment = ctx.comment] {
+              {
+                std::lock_guard lock(fwd->mutex);
+                fwd->homes[client.get()].loads_looked_up = true;
+              }
+              run_line(client, line, done, comment, false);
+            })) {
       ctx.deferred = true;
       return true;
     }
