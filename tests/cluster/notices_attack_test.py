@@ -6,6 +6,8 @@ test's own (the helpers of notices_test.py and notices_table_test.py):
            `/invite` of offline accounts from another node publishes, each invite one notice)
            do not spend the node's notice budget: the notice that follows them, to carol who
            is connected there, is told to her, once.
+  restart  PostgreSQL stopped at once (`pg_ctl stop -m immediate`) and started again: the
+           nodes listen again by themselves, and an invite from a to bob on b reaches him, once.
 Usage: notices_attack_test.py PLATEAU_BINARY SCENARIO. Exits 77 (skipped, saying why) only
 when the PostgreSQL server binaries are missing and this is not root."""
 import os
@@ -15,8 +17,9 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
 from notices_table_test import user_notice  # noqa: E402
-from notices_test import lines, node, settle  # noqa: E402
+from notices_test import INVITE, lines, node, settle, wait_for  # noqa: E402
 from pg_cluster import PgCluster  # noqa: E402
+from plateau_harness import answer  # noqa: E402
 
 
 def test_offline(pg):
@@ -44,11 +47,41 @@ def test_offline(pg):
             b.kill()
 
 
+def test_restart(pg):
+    a = node(pg, "a")
+    b = node(pg, "b")
+    try:
+        alice = a.text("alice", "pw-alice", register=True)
+        bob = b.text("bob", "pw-bobby", register=True)
+        pg.pause()
+        time.sleep(1)
+        pg.resume()
+        for n in (a, b):
+            wait_for("the feeds to listen again",
+                     lambda: "event feed listening again" in n.read_log(), 10)
+        for line in ("/open bohnduell", "/join"):
+            assert not answer(alice, line).startswith("error"), line
+        text = INVITE.format(by="alice", board=101)
+        assert answer(alice, "/invite bob") == "You invited bob to bohnduell 101.\n"
+        bob.expect("^" + text + "$")
+        settle(bob)
+        assert lines(bob, text) == 1, bob.buf
+        assert a.stop() == 0 and b.stop() == 0
+    except BaseException:
+        for n in (a, b):
+            print(f"--- log of {n.extra[3]}:\n" + n.read_log()[-3000:], flush=True)
+        raise
+    finally:
+        for n in (a, b):
+            if n.proc and n.alive():
+                n.kill()
+
+
 def main():
     scenario = sys.argv[2]
     start = time.time()
     with PgCluster() as pg:
-        {"offline": test_offline}[scenario](pg)
+        {"offline": test_offline, "restart": test_restart}[scenario](pg)
     print(f"ok  {scenario} ({time.time() - start:.1f} s)", flush=True)
 
 
