@@ -11,10 +11,12 @@ using store::pg::Transaction;
 // The database's clock in ms: leases and parts are compared with it alone, never with a node's.
 #define PLATEAU_NOW_MS "(extract(epoch FROM clock_timestamp()) * 1000)::bigint"
 // A claim nobody holds any more: its lease ran out, or its node was found dead (its row goes
-// with the takeover of its tables, cluster_db.h claim_tables).
-#define PLATEAU_CLAIM_FREE(c)                                                                  \
-  "(" c ".until_ms <= " PLATEAU_NOW_MS " OR NOT EXISTS (SELECT 1 FROM nodes n WHERE n.id = " c \
-  ".node))"
+// with the takeover of its tables, cluster_db.h claim_tables), or it is damaged: a lease or
+// back-off running out more than an hour from now was written by no node (they are at most
+// minutes), and would hold its mail until its node restarted.
+#define PLATEAU_CLAIM_FREE(c)                                                         \
+  "(" c ".until_ms <= " PLATEAU_NOW_MS " OR " c ".until_ms > " PLATEAU_NOW_MS         \
+  " + 3600000 OR NOT EXISTS (SELECT 1 FROM nodes n WHERE n.id = " c ".node))"
 
 }  // namespace
 
@@ -65,6 +67,9 @@ std::vector<ClaimedMail> claim_mail(Connection& db, const std::string& self, int
   // SKIP LOCKED keeps two nodes from waiting on each other's rows; the conflict clause's WHERE
   // is what makes a claim exclusive: it is evaluated on the latest claim, under its row lock,
   // so a claim another node committed after this statement's snapshot is not overwritten.
+  // The count of attempts is bounded (only the back-off reads it): a damaged row claimed
+  // 2^31 - 1 times would overflow the INTEGER and fail this whole statement, every round, on
+  // every node, and no mail would leave any more.
   Result r = db.run(
       "WITH due AS (SELECT o.key FROM mail_outbox o "
       "  LEFT JOIN plateau_mail_claims c ON c.key = o.key "
@@ -73,7 +78,7 @@ std::vector<ClaimedMail> claim_mail(Connection& db, const std::string& self, int
       "claimed AS (INSERT INTO plateau_mail_claims AS c (key, node, until_ms, attempts) "
       "  SELECT key, $1, " PLATEAU_NOW_MS " + $3, 1 FROM due "
       "  ON CONFLICT (key) DO UPDATE SET node = excluded.node, until_ms = excluded.until_ms, "
-      "  attempts = c.attempts + 1 WHERE " PLATEAU_CLAIM_FREE("c") " "
+      "  attempts = least(greatest(c.attempts, 0), 1000) + 1 WHERE " PLATEAU_CLAIM_FREE("c") " "
       "  RETURNING key, attempts) "
       "SELECT o.key, o.recipient, o.message, o.created_ms, claimed.attempts "
       "FROM claimed JOIN mail_outbox o ON o.key = claimed.key "

@@ -51,7 +51,8 @@ struct ClaimedMail {
   int attempts = 0;
 };
 // Claims for node `self`, for `lease_ms`, at most `max` outbox rows that nobody holds (no claim,
-// a claim whose lease ran out, or one of a node without a `nodes` row), oldest first.
+// a claim whose lease ran out, one of a node without a `nodes` row, or a damaged one whose
+// lease ends more than an hour from now), oldest first. `attempts` counts up to 1,001 at most.
 std::vector<ClaimedMail> claim_mail(Connection& db, const std::string& self, int max,
                                     std::int64_t lease_ms);
 // Right before a send: true if `self` still holds the claim of `key` (its lease not run out, not

@@ -113,16 +113,21 @@ bool Lobby::user_notice(const std::string& payload) {
   if (!n) return false;
   if (!remote_feed_) return true;
   if (n->from == node_id()) return true;  // this node told its connections when it sent it
+  const auto to =
+      n->table_id > 0 ? remote_feed_->followers_of(n->table_id) : presence_.clients_of(n->to);
+  // Only a notice told to someone here spends the budget: every notice reaches every node,
+  // and those to users connected elsewhere or nowhere (a stranger's invites of offline
+  // accounts, one notice each) would otherwise leave none for this node's users.
+  if (to.empty()) return true;
   if (!notice_budget_.take()) {
     if (auto count = notice_logs_.due()) {
       spdlog::warn("node {}: too many user notices; one to {} dropped ({} since the last line)",
-                   node_id(), n->to, *count);
+                   node_id(),
+                   n->table_id > 0 ? "table id " + std::to_string(n->table_id) : n->to, *count);
     }
     return true;
   }
   const auto shared = std::make_shared<const RenderedEvent>(std::move(n->event));
-  const auto to =
-      n->table_id > 0 ? remote_feed_->followers_of(n->table_id) : presence_.clients_of(n->to);
   for (const auto& c : to) {
     if (c->by_mail()) continue;
     if (n->skip_cid != 0 && n->skip_node == node_id() && forwarded_cid(c.get()) == n->skip_cid) {

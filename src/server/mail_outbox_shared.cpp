@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "cluster/cluster_db.h"
 #include "cluster/mail_db.h"
@@ -24,6 +27,18 @@ namespace {
 constexpr std::int64_t kAliveMs = 2000;
 // How often the shared outbox is polled when this node stored nothing meanwhile.
 constexpr auto kPollEvery = std::chrono::seconds(1);
+
+// The SMTP server accepted a mail and its row could not be deleted (the database was lost in
+// between): run_shared() deletes it first once the database is back, before it frees this
+// node's claims, or the mail would be sent again (a restart of PostgreSQL in the middle of an
+// SMTP transaction sent it twice: cluster_mail_attack_restart_test).
+struct SentUnfinished : std::runtime_error {
+  SentUnfinished(std::string key, std::string address, const std::string& why)
+      : std::runtime_error(why), key(std::move(key)), address(std::move(address)) {}
+  std::string key, address;
+};
+// How many of them are remembered (one per loss of the database, in practice).
+constexpr std::size_t kMaxUnfinished = 1000;
 
 std::int64_t backoff_ms(int attempts) {
   return 1000LL * std::min(300, 1 << std::min(std::max(attempts, 1) - 1, 9));
@@ -91,6 +106,7 @@ void MailOutbox::run_shared() {
   const std::string url = cluster::url_for_node(shared_->url, shared_->node_id);
   std::unique_ptr<store::pg::Connection> db;
   bool started = false;
+  std::vector<std::pair<std::string, std::string>> unfinished;  // key, address: sent
   auto forget_at = std::chrono::steady_clock::now();
   std::unique_lock lock(mutex_);
   while (!stopping_) {
@@ -98,6 +114,13 @@ void MailOutbox::run_shared() {
     try {
       if (!db) db = std::make_unique<store::pg::Connection>(url);
       if (!started) {
+        while (!unfinished.empty()) {
+          cluster::finish_mail(*db, unfinished.back().first, unfinished.back().second);
+          spdlog::info("mail: {} sent before the database was lost; its row deleted now",
+                       unfinished.back().first);
+          unfinished.pop_back();
+          sent_or_dropped();
+        }
         // What this node's previous process claimed (or this one, before its connection was
         // lost) is not being sent by anyone.
         if (const int n = cluster::release_claims(*db, shared_->node_id); n > 0) {
@@ -112,6 +135,10 @@ void MailOutbox::run_shared() {
       lock.lock();
       shared_round(*db, lock);
     } catch (const std::exception& e) {
+      if (auto* sent = dynamic_cast<const SentUnfinished*>(&e);
+          sent && unfinished.size() < kMaxUnfinished) {
+        unfinished.emplace_back(sent->key, sent->address);
+      }
       if (auto n = failures.due()) {
         spdlog::warn("mail: the shared outbox cannot be read: {}{}", e.what(),
                      *n > 1 ? " (" + std::to_string(*n) + " failures since the last report)"
@@ -213,7 +240,13 @@ void MailOutbox::send_claimed(store::pg::Connection& db, const store::MailRow& r
     result.error = e.what();
   }
   if (result.error.empty()) {
-    cluster::finish_mail(db, row.key, address);
+    try {
+      cluster::finish_mail(db, row.key, address);
+    } catch (const std::exception& e) {
+      spdlog::info("mail: sent {} to {}; its row to delete once the database is back", row.key,
+                   row.recipient);
+      throw SentUnfinished(row.key, address, e.what());
+    }
     sent_or_dropped();
     spdlog::info("mail: sent {} to {}", row.key, row.recipient);
   } else if (result.permanent) {

@@ -59,6 +59,8 @@ std::optional<UserNotice> parse_user_notice(const std::string& payload);
 // whatever writes to plateau_notices (a node, or anyone who can NOTIFY on the database) cannot
 // keep the node's feed thread busy without bound. A node's own users are bounded already by
 // the command rate of their connections (--rate), as on a single server; this is far above.
+// Only the notices that have a connection to tell on the node spend it (lobby_notices.cpp):
+// those to users connected elsewhere or nowhere cost a parse and a look-up, nothing more.
 class NoticeBudget {
  public:
   static constexpr double kPerSecond = 2000;
