@@ -124,7 +124,10 @@ void EventFeed::publish(std::string payload) {
   {
     std::lock_guard lock(mutex_);
     if (outbox_.size() >= 10000) {
-      spdlog::warn("node {}: too many notices waiting; one dropped", options_.node_id);
+      if (auto n = dropped_log_.due()) {
+        spdlog::warn("node {}: too many notices waiting; {} dropped since the last report",
+                     options_.node_id, *n);
+      }
       return;
     }
     outbox_.push_back(std::move(payload));

@@ -37,6 +37,7 @@
 #include <thread>
 #include <vector>
 
+#include "server/rate_limited_log.h"
 #include "store/pg_connection.h"
 #include "store/store_types.h"
 
@@ -155,6 +156,9 @@ class EventFeed {
   std::set<std::int64_t> wanted_;
   std::set<std::string> presence_;
   std::deque<std::string> outbox_;
+  // Notices dropped for a full outbox (the database unreachable while strangers /invite):
+  // one log line a second, with the count, so that the log does not grow per notice.
+  server::RateLimitedLog dropped_log_;
   std::deque<std::function<void(Connection*)>> jobs_;
   bool stopping_ = false;
   int wake_fd_ = -1;  // an eventfd: poll() wakes on it

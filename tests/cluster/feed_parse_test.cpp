@@ -3,7 +3,10 @@
 // payload another process wrote is checked before it is used, and a bad one is refused (the
 // feed logs and drops it) rather than thrown or half-read.
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
 
+#include <sstream>
 #include <string>
 
 #include "cluster/event_feed.h"
@@ -79,6 +82,44 @@ TEST_F(FollowNotice, RefusesBadOrForeignPayloads) {
   // Longer than a notice may be (PostgreSQL's NOTIFY refuses 8000 bytes and more).
   EXPECT_FALSE(server::RemoteFeed::parse_notice(R"({"v":1,"kind":"follow","to":"carol",)" +
                                                 good_tail + std::string(8000, ' ')));
+}
+
+// A sink for a feed that never starts (publish only fills its outbox).
+class IdleSink : public cluster::FeedSink {
+ public:
+  std::optional<std::int64_t> cursor(std::int64_t) override { return std::nullopt; }
+  void deliver(std::int64_t, std::vector<store::EventRow>) override {}
+  std::vector<std::int64_t> followed() override { return {}; }
+  void notice(const std::string&) override {}
+  bool online(const std::string&) override { return false; }
+  std::vector<std::string> online_names() override { return {}; }
+  std::string listing() override { return "[]"; }
+  void round(store::pg::Connection&, bool) override {}
+};
+
+// The database unreachable while strangers /invite (attack2 found it): the outbox holds 10,000
+// notices, and each one more used to write a log line of its own.
+TEST(EventFeedPublish, ANotDeliveredFloodWritesOneLineASecond) {
+  std::ostringstream log;
+  auto previous = spdlog::default_logger();
+  spdlog::set_default_logger(std::make_shared<spdlog::logger>(
+      "test", std::make_shared<spdlog::sinks::ostream_sink_mt>(log)));
+  {
+    IdleSink sink;
+    cluster::EventFeed feed({"postgresql://127.0.0.1:1/none", "a"}, sink);
+    for (int i = 0; i < 15000; ++i) feed.publish(R"({"v":1})");
+  }
+  spdlog::set_default_logger(previous);
+  const std::string text = log.str();
+  std::size_t lines = 0;
+  for (std::size_t at = 0; (at = text.find("too many notices waiting", at)) != std::string::npos;
+       ++at) {
+    ++lines;
+  }
+  EXPECT_EQ(lines, 1u) << text;
+  EXPECT_NE(text.find("node a: too many notices waiting; 1 dropped since the last report"),
+            std::string::npos)
+      << text;
 }
 
 }  // namespace
