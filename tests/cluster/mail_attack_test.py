@@ -13,14 +13,14 @@ plateau_mail_claims, on a real `plateau serve` node with the test's own PostgreS
             it again once back; now it deletes it first, and each mail is sent once.
 Usage: mail_attack_test.py PLATEAU_BINARY SCENARIO (Debian's python3, for python3-aiosmtpd).
 Exits 77 (skipped, saying why) only when the PostgreSQL server binaries are missing."""
-import asyncio
 import os
 import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from mail_cluster_test import A, B, Mailnodes, no_store_failure, subjects, wait_for  # noqa: E402
-from mail_test import Sink, mail_in  # noqa: E402
+from mail_cluster_test import (  # noqa: E402
+    A, B, HoldingSink, Mailnodes, no_store_failure, subjects, wait_for)
+from mail_test import mail_in  # noqa: E402
 from pg_cluster import PgCluster  # noqa: E402
 
 
@@ -53,27 +53,8 @@ def test_claims(pg):
         env.close()
 
 
-class SlowSink(Sink):
-    """A Sink that, while `hold` is set, keeps each DATA waiting (`holding` counts them), then
-    accepts it: a slow mail server."""
-
-    def __init__(self):
-        super().__init__()
-        self.hold = False
-        self.holding = 0
-
-    async def handle_DATA(self, server, session, envelope):
-        if self.hold:
-            with self.cv:
-                self.holding += 1
-                self.cv.notify_all()
-            while self.hold:
-                await asyncio.sleep(0.05)
-        return await super().handle_DATA(server, session, envelope)
-
-
 def test_restart(pg):
-    sink = SlowSink()
+    sink = HoldingSink(refuse=False)  # a slow mail server
     env = Mailnodes(pg, sink, start=("a",))
     try:
         env.signups()

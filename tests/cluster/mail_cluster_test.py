@@ -46,13 +46,15 @@ A, B = "alice@example.org", "bob@example.org"
 
 
 class HoldingSink(Sink):
-    """A Sink that, while `hold` is set, keeps each DATA waiting (`holding` counts them) and
-    then refuses it with 451 without keeping it: a mail server that hangs mid-transaction."""
+    """A Sink that, while `hold` is set, keeps each DATA waiting (`holding` counts them), then
+    refuses it with 451 without keeping it (`refuse`: a mail server that hangs mid-transaction)
+    or accepts it (not `refuse`: a slow mail server)."""
 
-    def __init__(self):
+    def __init__(self, refuse=True):
         super().__init__()
         self.hold = False
         self.holding = 0
+        self.refuse = refuse
 
     async def handle_DATA(self, server, session, envelope):
         if self.hold:
@@ -61,7 +63,8 @@ class HoldingSink(Sink):
                 self.cv.notify_all()
             while self.hold:
                 await asyncio.sleep(0.05)
-            return "451 4.3.0 try again later"
+            if self.refuse:
+                return "451 4.3.0 try again later"
         return await super().handle_DATA(server, session, envelope)
 
 
