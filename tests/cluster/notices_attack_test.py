@@ -17,7 +17,8 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
 from notices_table_test import user_notice  # noqa: E402
-from notices_test import INVITE, lines, node, settle, wait_for  # noqa: E402
+from notices_test import (  # noqa: E402
+    INVITE, kill_nodes, lines, node, settle, show_logs, wait_for)
 from pg_cluster import PgCluster  # noqa: E402
 from plateau_harness import answer  # noqa: E402
 
@@ -68,13 +69,10 @@ def test_restart(pg):
         assert lines(bob, text) == 1, bob.buf
         assert a.stop() == 0 and b.stop() == 0
     except BaseException:
-        for n in (a, b):
-            print(f"--- log of {n.extra[3]}:\n" + n.read_log()[-3000:], flush=True)
+        show_logs(a, b)
         raise
     finally:
-        for n in (a, b):
-            if n.proc and n.alive():
-                n.kill()
+        kill_nodes(a, b)
 
 
 def main():

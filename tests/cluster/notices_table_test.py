@@ -21,7 +21,8 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
-from notices_test import lines, node, settle, wait_for, ws_login  # noqa: E402
+from notices_test import (  # noqa: E402
+    kill_nodes, lines, node, settle, show_logs, wait_for, ws_login)
 from pg_cluster import PgCluster  # noqa: E402
 from plateau_harness import answer  # noqa: E402
 
@@ -78,13 +79,10 @@ def test_moved(pg):
         assert lines(carol, closed) == 1, carol.buf
         assert b.stop() == 0
     except BaseException:
-        for n in (a, b):
-            print(f"--- log of {n.extra[3]}:\n" + n.read_log()[-4000:], flush=True)
+        show_logs(a, b)
         raise
     finally:
-        for n in (a, b):
-            if n.proc and n.alive():
-                n.kill()
+        kill_nodes(a, b)
 
 
 def test_closed(pg):
@@ -119,13 +117,10 @@ def test_closed(pg):
             [{"type": "ok", "text": closed}], carol_ws.events
         assert a.stop() == 0 and b.stop() == 0
     except BaseException:
-        for n in (a, b):
-            print(f"--- log of {n.extra[3]}:\n" + n.read_log()[-4000:], flush=True)
+        show_logs(a, b)
         raise
     finally:
-        for n in (a, b):
-            if n.proc and n.alive():
-                n.kill()
+        kill_nodes(a, b)
 
 
 def notify(pg, payload):

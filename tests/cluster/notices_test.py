@@ -40,6 +40,19 @@ def node(pg, name):
     return cluster_node(pg, name, ["--place-tables", "here"]).start()
 
 
+def show_logs(*nodes):
+    """Prints the end of each node's log (a test failed)."""
+    for n in nodes:
+        print(f"--- log of {n.extra[3]}:\n" + n.read_log()[-4000:], flush=True)
+
+
+def kill_nodes(*nodes):
+    """Kills the nodes still running (a test's way out)."""
+    for n in nodes:
+        if n and n.proc and n.alive():
+            n.kill()
+
+
 def settle(*clients, until=lambda: True):
     """Pings every client (a text `ping`, a WebSocket ping command) until `until()` holds
     (10 s at most), then once more a moment later: what was sent to them by then has arrived,
@@ -175,13 +188,10 @@ def test_invite(pg):
         assert len(typed(bob_ws_a, "invite")) == 1 and len(typed(bob_ws_b, "invite")) == 1
         assert a.stop() == 0 and b.stop() == 0
     except BaseException:
-        for n in (a, b):
-            print(f"--- log of {n.extra[3]}:\n" + n.read_log()[-4000:], flush=True)
+        show_logs(a, b)
         raise
     finally:
-        for n in (a, b):
-            if n.proc and n.alive():
-                n.kill()
+        kill_nodes(a, b)
 
 
 def test_queued(pg):
@@ -230,13 +240,10 @@ def test_queued(pg):
                                                   "text": cancelled}], bob_ws_b.events
         assert a.stop() == 0 and b.stop() == 0
     except BaseException:
-        for n in (a, b):
-            print(f"--- log of {n.extra[3]}:\n" + n.read_log()[-4000:], flush=True)
+        show_logs(a, b)
         raise
     finally:
-        for n in (a, b):
-            if n.proc and n.alive():
-                n.kill()
+        kill_nodes(a, b)
 
 
 def test_challenge(pg):
@@ -300,13 +307,10 @@ def test_challenge(pg):
         assert c.stop() == 0
         assert a.stop() == 0 and b.stop() == 0
     except BaseException:
-        for n in (a, b):
-            print(f"--- log of {n.extra[3]}:\n" + n.read_log()[-4000:], flush=True)
+        show_logs(a, b)
         raise
     finally:
-        for n in (a, b, c):
-            if n and n.proc and n.alive():
-                n.kill()
+        kill_nodes(a, b, c)
 
 
 def main():
