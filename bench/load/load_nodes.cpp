@@ -11,6 +11,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "../../tests/store/pg_test_cluster.h"
 #include "echo_server.h"
 #include "server/asio.h"
 #include "store/pg_connection.h"
@@ -37,9 +38,7 @@ void write_cluster_secret(const std::filesystem::path& path) {
 }
 
 std::uint16_t free_port() {
-  asio::io_context io;
-  tcp::acceptor a(io, tcp::endpoint(asio::ip::make_address("127.0.0.1"), 0));
-  return a.local_endpoint().port();
+  return static_cast<std::uint16_t>(store::testing::free_port());
 }
 
 long status_kib(pid_t pid, const std::string& field) {

@@ -19,8 +19,8 @@ namespace plateau::bench {
 // (docs/CLUSTER.md, --cluster-secret-file). Throws std::runtime_error if it cannot.
 void write_cluster_secret(const std::filesystem::path& path);
 
-// A free TCP port on 127.0.0.1 (bound, read and released: another process may take it first,
-// which makes the start fail with a clear message rather than a wrong measurement).
+// A free TCP port, outside the ephemeral range the 1,000 robots' connections draw from and
+// reserved for this process (store::testing::free_port).
 std::uint16_t free_port();
 
 // A field of /proc/PID/status in KiB ("VmHWM": peak resident memory, "VmRSS"), -1 if unknown.

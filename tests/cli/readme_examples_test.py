@@ -34,6 +34,9 @@ import tempfile
 import time
 import urllib.request
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
+from plateau_harness import free_port  # noqa: E402
+
 # Commands this test does not run, and why (the key is the command without its comment).
 NOT_RUN = {
     "make run": "builds, then serves until stopped (README's text-port session and health "
@@ -202,12 +205,6 @@ class Server:
                 self.proc.kill()
                 self.proc.wait()
         self.log.close()
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def read_quiet(sock, quiet=0.3, limit=10.0):

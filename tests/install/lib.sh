@@ -8,8 +8,9 @@ finish() {  # the summary line and the exit status
   [ "$failures" -eq 0 ]
 }
 
-free_port() {  # a TCP port free on 127.0.0.1 now
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+free_port() {  # a TCP port free now, outside the kernel's ephemeral range (plateau_harness)
+  python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import plateau_harness; print(plateau_harness.free_port())' \
+    "$(dirname "${BASH_SOURCE[0]}")/../integration"
 }
 
 # start_serve LOG PLATEAU ARGS...: starts PLATEAU serve ARGS... (output in LOG), sets serve_pid.

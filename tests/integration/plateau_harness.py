@@ -59,10 +59,51 @@ def wait_for(what, check, timeout):
     raise AssertionError(f"timed out waiting for {what}")
 
 
+_held_ports = []  # lock files of the ports this process handed out, held until it exits
+
+
+def _unreserved_range():
+    """Ports the kernel never hands out as ephemeral (outbound) ports: below the low end of
+    ip_local_port_range, or above its high end when the range starts too low."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range") as f:
+            low, high = (int(x) for x in f.read().split())
+    except (OSError, ValueError):
+        low, high = 32768, 60999
+    return (10000, low - 1) if low > 12000 else (high + 1, 65535)
+
+
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A TCP port free on every address now and reserved for this process until it exits.
+
+    A port the kernel picked with bind(0) is an ephemeral port: between this call and the
+    server's bind, another test's outbound connection could take it as its source port, or a
+    concurrent test could be handed the same one ("bind: Address already in use", CI run of
+    2026-12-03). So the port comes from outside the ephemeral range, and a lock file under
+    /tmp/plateau-test-ports keeps every test process of the run off it."""
+    import fcntl
+    import random
+    low, high = _unreserved_range()
+    folder = os.path.join(tempfile.gettempdir(), "plateau-test-ports")
+    os.makedirs(folder, exist_ok=True)
+    for _ in range(500):
+        port = random.randint(low, high)
+        fd = os.open(os.path.join(folder, str(port)), os.O_CREAT | os.O_RDWR, 0o666)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        try:
+            with socket.socket() as s:
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                s.bind(("0.0.0.0", port))
+        except OSError:
+            os.close(fd)
+            continue
+        _held_ports.append(fd)
+        return port
+    raise RuntimeError(f"no free port in {low}-{high}")
 
 
 class Server:

@@ -3,35 +3,63 @@
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
+#include <sys/file.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <ctime>
 #include <memory>
 #include <stdexcept>
+#include <string>
 
 #include "store/pg_connection.h"
 
 namespace plateau::store::testing {
 
+// Not bind(0): that hands out an ephemeral port, which an outbound connection of a concurrent
+// test may take as its source port before the server binds it. A lock file under /tmp/plateau-test-ports that this process holds until it exits: the same
+// scheme as tests/integration/plateau_harness.py free_port, so the two never share a port.
+int free_port() {
+  int low = 32768, high = 60999;
+  if (FILE* range = std::fopen("/proc/sys/net/ipv4/ip_local_port_range", "r")) {
+    if (std::fscanf(range, "%d %d", &low, &high) != 2) low = 32768, high = 60999;
+    std::fclose(range);
+  }
+  const int first = low > 12000 ? 10000 : high + 1;
+  const int last = low > 12000 ? low - 1 : 65535;
+  const std::string folder = "/tmp/plateau-test-ports";
+  ::mkdir(folder.c_str(), 0777);
+  std::srand(static_cast<unsigned>(::getpid()) ^ static_cast<unsigned>(std::time(nullptr)));
+  for (int attempt = 0; attempt < 500; ++attempt) {
+    const int port = first + std::rand() % (last - first + 1);
+    const int lock = ::open((folder + "/" + std::to_string(port)).c_str(), O_CREAT | O_RDWR, 0666);
+    if (lock < 0) continue;
+    if (::flock(lock, LOCK_EX | LOCK_NB) != 0) {
+      ::close(lock);
+      continue;
+    }
+    const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+    const int one = 1;
+    ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_ANY);
+    addr.sin_port = htons(static_cast<uint16_t>(port));
+    const bool free = fd >= 0 && ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+    if (fd >= 0) ::close(fd);
+    if (free) return port;  // the lock stays held (its descriptor is never closed)
+    ::close(lock);
+  }
+  throw std::runtime_error("no free port in " + std::to_string(first) + "-" + std::to_string(last));
+}
+
 namespace {
 
-int free_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  if (fd < 0 || ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
-      ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) != 0) {
-    throw std::runtime_error("no free port");
-  }
-  ::close(fd);
-  return ntohs(addr.sin_port);
-}
 
 // Runs `command` with the shell; returns its exit status and standard output.
 std::pair<int, std::string> run(const std::string& command) {

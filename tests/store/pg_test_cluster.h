@@ -17,4 +17,10 @@ void pg_reset();
 void pg_pause();
 void pg_resume();
 
+// A TCP port free on every address now, outside the kernel's ephemeral range, and reserved
+// for this process until it exits (a lock file under /tmp/plateau-test-ports; Python tests
+// take theirs the same way, plateau_harness.free_port). Throws std::runtime_error when 500
+// random tries find none.
+int free_port();
+
 }  // namespace plateau::store::testing
