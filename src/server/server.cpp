@@ -213,6 +213,12 @@ int run_server(const ServerOptions& options) {
           for (const auto& [field, serve] : link_handlers.serve) {
             if (frame.contains(field)) return serve(from, std::move(frame), std::move(reply));
           }
+          if (frame.contains("legacy")) {
+            // A peer relays to this node a biloba connection it has no port for (started with
+            // --biloba-port 0): refused, rather than a malformed command that cuts the link.
+            if (reply) reply->done(nlohmann::json{{"refused", "no biloba 0.9.3 port here"}});
+            return;
+          }
           lobby.serve_forwarded(from, std::move(frame), std::move(reply));
         },
         [&lobby, &link_handlers](const cluster::LinkOrigin& from) {

@@ -8,6 +8,9 @@ port's connections to node a, the legacy host (the smallest id), byte for byte. 
             never listed it, and the joiner found no game);
   hostdies  a killed mid-game: the client relayed by b is cut at once (not left waiting), and
             b serves the next connection itself (it is the host now);
+  noport    a, the host by id, runs no biloba port: b's relayed connections are refused and
+            closed, and the link (which forwarded commands share) stays up (before: the frame
+            reached the forwarding as a malformed command and cut the link);
   flood     a client on b pours bytes at the relay: b relays them at 16 KiB/s at most, and a
             text command b forwards to a meanwhile is answered in time (the link is not
             clogged); over the relays' bound (128 at once) b refuses at once.
@@ -131,6 +134,29 @@ def test_hostdies(pg):
                 n.stop()
 
 
+def test_noport(pg):
+    a = node(pg, "a").start(biloba_port=0)  # the host by id, but no biloba port
+    b = node(pg, "b").start()
+    try:
+        linked(b)
+        alice = b.text("alice", "pw-alice", register=True)
+        # b's relayed connection is refused by a and closed; the link stays up.
+        for _ in range(3):
+            s = socket.create_connection(("127.0.0.1", b.biloba_port), timeout=10)
+            s.settimeout(10)
+            assert s.recv(16) == b"", "a connection relayed to a node without the port"
+            s.close()
+        wait_for("the refusal logged",
+                 lambda: 'refused a connection: "no biloba 0.9.3 port here"' in b.read_log(), 5)
+        assert "connection to node a closed" not in b.read_log(), b.read_log()
+        who = answer(alice, "who")
+        assert "alice" in who, who
+    finally:
+        for n in (a, b):
+            if n.alive():
+                n.stop()
+
+
 def message(payload):
     return bytes([len(payload)]) + payload
 
@@ -209,7 +235,8 @@ def main():
     scenario = sys.argv[2]
     start = time.time()
     with PgCluster() as pg:
-        {"play": test_play, "hostdies": test_hostdies, "flood": test_flood}[scenario](pg)
+        {"play": test_play, "hostdies": test_hostdies, "flood": test_flood,
+         "noport": test_noport}[scenario](pg)
     print(f"ok  {scenario} ({time.time() - start:.1f} s)")
 
 
