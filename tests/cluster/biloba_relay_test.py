@@ -28,7 +28,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
-from pg_cluster import PgCluster, cluster_secret_file  # noqa: E402
+from pg_cluster import cluster_secret_file, run_scenario  # noqa: E402
 from plateau_harness import (Server, answer, biloba_client, finish, free_port,  # noqa: E402
                              record_moves, wait_for)
 
@@ -59,6 +59,16 @@ def biloba_tables(server):
     code, body = server.http_get("/api/tables")
     assert code == 200, (code, body)
     return [t for t in json.loads(body) if t["game"] == "biloba"]
+
+
+def shut(procs, nodes):
+    """The way out of a scenario: its clients killed, its nodes stopped."""
+    for p in procs:
+        if p.poll() is None:
+            p.kill()
+    for n in nodes:
+        if n.alive():
+            n.stop()
 
 
 def create_on(port, name, out, delay_ms=30):
@@ -96,12 +106,7 @@ def test_play(pg):
         assert status == 200 and len(record_moves(record)) == table["ply"], (status, record)
         assert a.stop() == 0 and b.stop() == 0
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-        for n in (a, b):
-            if n.alive():
-                n.stop()
+        shut(procs, (a, b))
 
 
 def test_hostdies(pg):
@@ -126,12 +131,7 @@ def test_hostdies(pg):
         procs[-1].kill()
         assert b.stop() == 0
     finally:
-        for p in procs:
-            if p.poll() is None:
-                p.kill()
-        for n in (a, b):
-            if n.alive():
-                n.stop()
+        shut(procs, (a, b))
 
 
 def test_noport(pg):
@@ -152,9 +152,7 @@ def test_noport(pg):
         who = answer(alice, "who")
         assert "alice" in who, who
     finally:
-        for n in (a, b):
-            if n.alive():
-                n.stop()
+        shut([], (a, b))
 
 
 def message(payload):
@@ -166,6 +164,7 @@ def test_flood(pg):
     a = node(pg, "a", ["--max-connections-per-address", "400"]).start()
     b = node(pg, "b", ["--max-connections-per-address", "400"]).start()
     socks = []
+    creator = None
     try:
         linked(b)
         alice = a.text("alice", "pw-alice", register=True)
@@ -212,9 +211,18 @@ def test_flood(pg):
         assert sent < 64 * 1024 + 4 * 16 * 1024 + 8 * 1024 * 1024, sent
         assert "connection to node a closed" not in b.read_log(), b.read_log()
         flood.close()
-        # Over 128 relays at once: the next connection is closed at once by b.
+        creator.kill()
+        wait_for("the creator's game gone", lambda: "flooded game" not in listing(a.biloba_port),
+                 10)
+        # 128 relays at once are served (the last one waits for its first command, open); the
+        # next connection is closed at once by b.
         for _ in range(128):
             socks.append(socket.create_connection(("127.0.0.1", b.biloba_port), timeout=10))
+        socks[-1].settimeout(0.5)
+        try:
+            assert socks[-1].recv(16) != b"", "the 128th relayed connection was closed"
+        except socket.timeout:
+            pass
         extra = socket.create_connection(("127.0.0.1", b.biloba_port), timeout=10)
         extra.settimeout(5)
         assert extra.recv(16) == b"", "the 129th relayed connection was not refused"
@@ -222,22 +230,15 @@ def test_flood(pg):
                  lambda: "connections relayed to node a already" in b.read_log(), 5)
         assert b.http_get("/healthz") == (200, "ok\n")
         assert a.http_get("/healthz") == (200, "ok\n"), a.http_get("/healthz")
-        creator.kill()
     finally:
         for s in socks:
             s.close()
-        for n in (a, b):
-            if n.alive():
-                n.stop()
+        shut([creator] if creator else [], (a, b))
 
 
 def main():
-    scenario = sys.argv[2]
-    start = time.time()
-    with PgCluster() as pg:
-        {"play": test_play, "hostdies": test_hostdies, "flood": test_flood,
-         "noport": test_noport}[scenario](pg)
-    print(f"ok  {scenario} ({time.time() - start:.1f} s)")
+    run_scenario({"play": test_play, "hostdies": test_hostdies, "flood": test_flood,
+                  "noport": test_noport})
 
 
 if __name__ == "__main__":

@@ -9,13 +9,12 @@
 Usage: cluster_shared_test.py PLATEAU_BINARY SCENARIO. Exits 77 (skipped, saying why) only when
 the PostgreSQL server binaries are missing and this is not root."""
 import os
-import re
 import sys
 import tempfile
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
-from pg_cluster import PgCluster, cluster_secret_file  # noqa: E402
+from pg_cluster import cluster_secret_file, run_scenario  # noqa: E402
 from plateau_harness import Server, free_port  # noqa: E402
 
 BINARY = sys.argv[1]
@@ -135,11 +134,7 @@ def test_vacation_across_nodes(pg):
 
 
 def main():
-    scenario = sys.argv[2]
-    start = time.time()
-    with PgCluster() as pg:
-        {"ratings": test_ratings_across_nodes, "vacation": test_vacation_across_nodes}[scenario](pg)
-    print(f"ok  {scenario} ({time.time() - start:.1f} s)", flush=True)
+    run_scenario({"ratings": test_ratings_across_nodes, "vacation": test_vacation_across_nodes})
 
 
 if __name__ == "__main__":
