@@ -41,6 +41,9 @@ struct SessionLimits {
 // subscribes to, at most.
 inline constexpr std::size_t kMaxSubscribersPerBoard = 50;
 inline constexpr std::size_t kMaxSubscriptionsPerUser = 30;
+// `/invite` (issue 12): users invited to one invisible table, at most (each is kept in the
+// table's snapshot and checked on every reach).
+inline constexpr std::size_t kMaxInvitedPerTable = 50;
 
 struct LobbyLimits {
   // Tables in set-up or playing that one account created or was challenged into by

@@ -89,6 +89,10 @@ void Table::cmd_invite(Tx& tx, const Command& c) {
     tx.reply(ok_event(name + " can already reach " + label() + "."));
     return;
   }
+  if (invited_.size() >= kMaxInvitedPerTable) {
+    throw CommandError(label() + " has " + std::to_string(invited_.size()) +
+                       " invitations already, the most a table may have");
+  }
   invited_.insert(to_lower(name));
   tx.table_changed = true;
   tx.reply(ok_event("You invited " + name + " to " + label() + "."));

@@ -192,4 +192,31 @@ def test_who_may_seat_a_cpu():
             server.kill()
 
 
-run_tests([test_invisible_table_is_unreachable, test_who_may_seat_a_cpu])
+def test_invitations_are_bounded():
+    # 50 users invited to one table at most: the list is kept in the table's snapshot and read
+    # on every reach, so a host with many accounts to name cannot grow it for ever.
+    server = Server(BINARY, extra=["--rate", "1000"]).start()
+    try:
+        names = [f"inv{i:02d}" for i in range(51)]
+        for name in names:
+            server.text(name, "pw-" + name, register=True).close()
+        alice = server.text("alice", "pw-alice-1", register=True)
+        alice.send("/open bohnduell start=1")
+        alice.expect(r"^Table bohnduell 101 is open")
+        assert answer(alice, "/option invisible") == "alice sets invisible.\n"
+        for name in names[:50]:
+            assert answer(alice, f"/invite {name}") == f"You invited {name} to bohnduell 101.\n"
+        assert answer(alice, f"/invite {names[50]}") == (
+            "error: bohnduell 101 has 50 invitations already, the most a table may have\n")
+        # Those invited still reach it after a restart; the 51st does not.
+        server.stop()
+        server.start()
+        assert answer(server.text(names[49], "pw-" + names[49]), "/table 101").startswith(
+            "You are at bohnduell 101.")
+        assert answer(server.text(names[50], "pw-" + names[50]), "/table 101").startswith("error: ")
+    finally:
+        server.stop()
+
+
+run_tests([test_invisible_table_is_unreachable, test_who_may_seat_a_cpu,
+           test_invitations_are_bounded])
