@@ -213,6 +213,9 @@ void BasicHttpSession<Stream>::on_read(beast::error_code ec) {
       // on its way to another node.
       if (key.size() > kMaxRecordKeyBytes) key.clear();
       RecordRequest r{std::string(parts[0]), std::stoi(std::string(parts[1])), std::move(key)};
+      // Another node's answer may take the link's 10 s: the response's write gets its own
+      // time from here, not what the request's read left of it.
+      beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(30));
       lobby_.fetch_record(r, false, [self = this->shared_from_this(), r](RecordAnswer answer) {
         // Any thread: the response is written on the session's.
         boost::asio::post(self->stream_.get_executor(), [self, r, answer = std::move(answer)] {

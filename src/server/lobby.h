@@ -107,7 +107,8 @@ class Lobby : public TableServices {
   // feed's thread; kBusy past the lookup budget or with the feed full, kUnreachable if it does
   // not answer within the link's time-out). An invisible table without its key is kMissing, as
   // a table that does not exist. Never blocks, never throws.
-  void fetch_record(const RecordRequest& r, bool local_only, std::function<void(RecordAnswer)> done);
+  void fetch_record(const RecordRequest& r, bool local_only,
+                    std::function<void(RecordAnswer)> done);
   // The node serving table (game, number) (its id, HOST:PORT and node port), or nullopt when no
   // live node does (or alone, or the database is unreachable). Thread-safe; one database round
   // trip. Clients must connect to that node until commands are forwarded (docs/CLUSTER.md).

@@ -101,24 +101,23 @@ void Lobby::fetch_record(const RecordRequest& r, bool local_only,
     ask(r, std::move(*known), done);
     return;
   }
-  const bool queued = remote_feed_->run_on_feed(
-      [fwd = forwarding_, r, done, ask](cluster::Connection* db) {
-        if (!db) {  // the database cannot be reached now
-          done(answer_of(Kind::kBusy));
-          return;
-        }
-        OwnerCache::Owners owners;
-        try {
-          owners = cluster::owners_of_number(*db, r.number);
-        } catch (const std::exception& e) {
-          spdlog::warn("records: the owner of {} {} could not be read: {}", r.game, r.number,
-                       e.what());
-          done(answer_of(Kind::kBusy));
-          return;
-        }
-        fwd->remember(r.number, owners);
-        ask(r, std::move(owners), done);
-      });
+  const bool queued = remote_feed_->run_on_feed([fwd = forwarding_, r, done,
+                                                 ask](cluster::Connection* db) {
+    if (!db) {  // the database cannot be reached now
+      done(answer_of(Kind::kBusy));
+      return;
+    }
+    OwnerCache::Owners owners;
+    try {
+      owners = cluster::owners_of_number(*db, r.number);
+    } catch (const std::exception& e) {
+      spdlog::warn("records: the owner of {} {} could not be read: {}", r.game, r.number, e.what());
+      done(answer_of(Kind::kBusy));
+      return;
+    }
+    fwd->remember(r.number, owners);
+    ask(r, std::move(owners), done);
+  });
   if (!queued) done(answer_of(Kind::kBusy));
 }
 
