@@ -8,13 +8,17 @@
             serves (a forfeited the player on vacation: it read vacations only at its start);
   records   GET /records/GAME/N on node b of tables node a serves: the same bytes as on a (b
             answered 404 "no such record"), an invisible table's only with its key, the 404s
-            of a missing board and of a game not started, bounded lookups (503 "busy"), and
-            with a frozen: 503 within the link's time-out while b answers /healthz.
+            of a missing board and of a game not started, bounded lookups (503 "busy"), a
+            record request on the link out of bounds cutting that connection only, and with a
+            frozen: 503 within the link's time-out while b answers /healthz; once b has taken
+            the table over, the same record from b.
 Usage: cluster_shared_test.py PLATEAU_BINARY SCENARIO. Exits 77 (skipped, saying why) only when
 the PostgreSQL server binaries are missing and this is not root."""
+import json
 import os
 import re
 import signal
+import struct
 import sys
 import tempfile
 import threading
@@ -26,6 +30,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from pg_cluster import PgCluster, cluster_secret_file  # noqa: E402
 from plateau_harness import Server, answer, free_port, freeze, record_moves, wait_for  # noqa: E402
 from cluster_test import move, owners  # noqa: E402
+from link_test import SECRET, Link, blake  # noqa: E402
 
 BINARY = sys.argv[1]
 
@@ -34,10 +39,10 @@ DAY_MS = 24 * 60 * 60 * 1000
 HOUR_MS = 60 * 60 * 1000
 
 
-def node(pg, name, extra=()):
+def node(pg, name, extra=(), node_port=None):
     port = free_port()
     return Server(BINARY, extra=["--store", pg.url, "--node-id", name, "--node-address",
-                                 f"127.0.0.1:{port}", "--node-port", str(free_port()),
+                                 f"127.0.0.1:{port}", "--node-port", str(node_port or free_port()),
                                  "--cluster-secret-file", cluster_secret_file(),
                                  "--rate", "1000"] + list(extra))
 
@@ -153,9 +158,26 @@ def get(server, path, timeout=15):
         return e.code, e.read().decode()
 
 
+def link_record(node_port, fields):
+    """Sends a record request with `fields` to the node link at `node_port` as an authenticated
+    peer: the done frame's fields, or None when the node cut the connection."""
+    ln = Link(node_port)
+    _, _, (c2s, s2c, _, _, _) = ln.handshake(SECRET)
+    ln.recv()  # the proof
+    body = json.dumps(dict({"t": "req", "id": 1}, **fields)).encode()
+    ln.send(blake(c2s, struct.pack(">Q", 0), body) + body)
+    try:
+        raw = ln.recv()
+    except (EOFError, ConnectionResetError):
+        return None
+    assert raw[:32] == blake(s2c, struct.pack(">Q", 0), raw[32:]), raw
+    return json.loads(raw[32:])
+
+
 def test_records_across_nodes(pg):
     here = ["--place-tables", "here"]  # every table on a, where its players are
-    a = node(pg, "a", here).start()
+    a_link = free_port()
+    a = node(pg, "a", here, node_port=a_link).start()
     b = node(pg, "b", here).start()
     try:
         alice = a.text("alice", "pw-alice", register=True)
@@ -202,6 +224,17 @@ def test_records_across_nodes(pg):
         assert get(b, "/records/bohnduell/103") == (404, "the game has not started\n")
         assert get(a, "/records/bohnduell/103") == (404, "the game has not started\n")
         assert owners(pg) == {101: ("a", 1), 102: ("a", 1), 103: ("a", 1)}, owners(pg)
+        # On the link: a's answers; a request out of bounds cuts that connection only.
+        ask = {"game": "bohnduell", "number": 101, "key": ""}
+        assert link_record(a_link, {"record": ask}) == {"t": "done", "id": 1, "record": record}
+        assert link_record(a_link, {"record": dict(ask, number=102)}) == {
+            "t": "done", "id": 1, "missing": True}
+        assert link_record(a_link, {"record": dict(ask, number=103)}) == {
+            "t": "done", "id": 1, "not_started": True}
+        for bad in (dict(ask, game="g" * 33), dict(ask, number=0), dict(ask, number="101"),
+                    dict(ask, key="k" * 65), {"game": "bohnduell", "number": 101}, "101"):
+            assert link_record(a_link, {"record": bad}) is None, bad
+        assert get(b, "/records/bohnduell/101") == (200, record)
         # Boards named one after the other by URL are looked up at the forwarding's rate
         # (200 at once, then 100 a second): beyond it, 503 "busy", and b keeps answering.
         results = []
