@@ -220,10 +220,8 @@ void NodeLink::request(const std::string& peer, const std::string& host, int por
       const std::uint64_t id = ++next_id_;
       fields["t"] = "req";
       fields["id"] = id;
-      auto timer = std::make_shared<asio::steady_timer>(io_, options_.request_timeout);
-      timer->async_wait([this, peer, id](boost::system::error_code ec) {
-        if (!ec) fail(peer, id, LinkFailure::kLost, "no answer from node " + peer + " in time");
-      });
+      auto timer = std::make_shared<asio::steady_timer>(io_);
+      arm(timer, peer, id);
       p.in_flight[id] = Pending{std::move(on_event), std::move(on_done), on_fail, timer};
       if (p.ready) {
         p.conn->send(std::move(fields));
@@ -236,6 +234,23 @@ void NodeLink::request(const std::string& peer, const std::string& host, int por
   }
   asio::post(io_,
              [on_fail = std::move(on_fail), refused] { on_fail(LinkFailure::kNotSent, refused); });
+}
+
+void NodeLink::arm(const std::shared_ptr<asio::steady_timer>& timer, const std::string& peer,
+                   std::uint64_t id) {
+  timer->expires_after(options_.request_timeout);  // cancels a wait already armed
+  timer->async_wait([this, peer, id](boost::system::error_code ec) {
+    if (!ec) fail(peer, id, LinkFailure::kLost, "no answer from node " + peer + " in time");
+  });
+}
+
+std::vector<LinkPeer> NodeLink::ready_peers() {
+  std::lock_guard lock(mutex_);
+  std::vector<LinkPeer> ready;
+  for (const auto& [id, p] : peers_) {
+    if (p.ready) ready.push_back(LinkPeer{id, p.host, p.port});
+  }
+  return ready;
 }
 
 void NodeLink::note(const std::string& peer, json fields) {
@@ -345,6 +360,9 @@ void NodeLink::answer(const std::string& peer_id, json frame) {
     if (it == p.in_flight.end()) return;  // timed out already
     if (type == "ev") {
       call = it->second.on_event;
+      // The owner is alive and working on it: the time-out counts from its latest frame, so
+      // that a long answer (a relayed connection, legacy_relay.h) lives while frames come.
+      arm(it->second.timer, peer_id, id);
     } else {
       call = std::move(it->second.on_done);
       it->second.timer->cancel();

@@ -48,7 +48,9 @@ struct LinkOptions {
   std::string bind = "0.0.0.0";
   int port = 0;  // --node-port (0: an ephemeral port, tests)
   LinkKey key{};
-  std::chrono::milliseconds request_timeout{10000};  // a request unanswered this long fails
+  // A request with no frame back ("ev" or "done") for this long fails; each "ev" starts it
+  // again, so an answer that streams (legacy_relay.h) lives while its frames come.
+  std::chrono::milliseconds request_timeout{10000};
   std::chrono::milliseconds handshake_timeout{5000};
   std::size_t max_in_flight_per_peer = 256;      // more requests at once fail at once
   std::size_t max_queued_bytes = 8u << 20;       // unsent output per connection; more closes it
@@ -127,6 +129,8 @@ class NodeLink {
                std::function<void(LinkFailure, const std::string& why)> on_fail);
   // Sends note `fields` to `peer` if a connection to it is open (else drops it). Thread-safe.
   void note(const std::string& peer, nlohmann::json fields);
+  // The peers this node's own connection to is open and authenticated now, by id. Thread-safe.
+  std::vector<LinkPeer> ready_peers();
 
  private:
   struct Pending {
@@ -149,6 +153,9 @@ class NodeLink {
   void accept();
   void keep(const std::vector<LinkPeer>& peers);
   void connect(const std::string& peer_id);  // with mutex_ held
+  // (Re)starts request `id`'s time-out: request_timeout from now. With mutex_ held.
+  void arm(const std::shared_ptr<boost::asio::steady_timer>& timer, const std::string& peer,
+           std::uint64_t id);
   void peer_ready(const std::string& peer_id, const std::shared_ptr<LinkConn>& conn);
   void peer_closed(const std::string& peer_id, const std::shared_ptr<LinkConn>& conn,
                    const std::string& why);

@@ -199,6 +199,7 @@ int run_server(const ServerOptions& options) {
   lobby.set_node(node.get());
   // The node link: commands for tables other nodes own go to them (lobby_forward.cpp).
   std::unique_ptr<cluster::NodeLink> link;
+  LinkHandlers link_handlers;
   if (node) {
     cluster::LinkOptions link_options;
     link_options.self_id = options.node_id;
@@ -207,11 +208,23 @@ int run_server(const ServerOptions& options) {
     link_options.key = link_key;
     link = std::make_unique<cluster::NodeLink>(
         io, link_options,
-        [&lobby](const cluster::LinkOrigin& from, nlohmann::json frame,
-                 std::shared_ptr<cluster::LinkReply> reply) {
+        [&lobby, &link_handlers](const cluster::LinkOrigin& from, nlohmann::json frame,
+                                 std::shared_ptr<cluster::LinkReply> reply) {
+          for (const auto& [field, serve] : link_handlers.serve) {
+            if (frame.contains(field)) return serve(from, std::move(frame), std::move(reply));
+          }
+          if (frame.contains("legacy")) {
+            // A peer relays to this node a biloba connection it has no port for (started with
+            // --biloba-port 0): refused, rather than a malformed command that cuts the link.
+            if (reply) reply->done(nlohmann::json{{"refused", "no biloba 0.9.3 port here"}});
+            return;
+          }
           lobby.serve_forwarded(from, std::move(frame), std::move(reply));
         },
-        [&lobby](const cluster::LinkOrigin& from) { lobby.forget_forwarded(from); });
+        [&lobby, &link_handlers](const cluster::LinkOrigin& from) {
+          lobby.forget_forwarded(from);
+          for (const auto& gone : link_handlers.gone) gone(from);
+        });
     lobby.set_link(link.get(), options.place_tables == "here");
   }
   lobby.restore();
@@ -286,7 +299,8 @@ int run_server(const ServerOptions& options) {
     throw std::runtime_error(std::string("cannot listen: ") + e.what());
   }
   std::vector<std::unique_ptr<ExtraListener>> extras;
-  const ServerContext context{io, lobby, connections, options};
+  const ServerContext context{io, lobby, connections, options, link.get(),
+                              link ? &link_handlers : nullptr};
   for (const auto& make : options.extra_listeners) extras.push_back(make(context));
   for (auto& l : listeners) l->start();
   if (link) {

@@ -6,10 +6,12 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "cluster/node_link.h"
 #include "server/asio.h"
 #include "server/limits.h"
 #include "server/session.h"
@@ -20,6 +22,15 @@ class ConnectionLimit;
 class Lobby;
 struct ServerOptions;
 
+// The node link's frames that listeners added by the application serve (a node of a cluster
+// only): a frame holding field K goes to serve[K] instead of the lobby's forwarding; every
+// `gone` hears of a peer's connection that ended. Filled while the listeners are made, before
+// the link accepts; read-only afterwards.
+struct LinkHandlers {
+  std::map<std::string, cluster::NodeLink::Serve> serve;
+  std::vector<cluster::NodeLink::Gone> gone;
+};
+
 // What a listener added by the application (ServerOptions::extra_listeners) is given.
 struct ServerContext {
   boost::asio::io_context& io;  // the server's I/O threads
@@ -27,6 +38,10 @@ struct ServerContext {
   // Every port's connections count against these limits (connection_limit.h).
   std::shared_ptr<ConnectionLimit> connections;
   const ServerOptions& options;
+  // A node of a cluster: its link to the other nodes and the handlers of the link's frames it
+  // may add (both null for a server alone).
+  cluster::NodeLink* link = nullptr;
+  LinkHandlers* link_handlers = nullptr;
 };
 
 // A listener the application adds (a compatibility protocol's port). Made once the lobby has

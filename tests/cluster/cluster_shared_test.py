@@ -16,7 +16,6 @@ Usage: cluster_shared_test.py PLATEAU_BINARY SCENARIO. Exits 77 (skipped, saying
 the PostgreSQL server binaries are missing and this is not root."""
 import json
 import os
-import re
 import signal
 import struct
 import sys
@@ -27,7 +26,7 @@ import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
-from pg_cluster import PgCluster, cluster_secret_file  # noqa: E402
+from pg_cluster import cluster_secret_file, run_scenario  # noqa: E402
 from plateau_harness import Server, answer, free_port, freeze, record_moves, wait_for  # noqa: E402
 from cluster_test import move, owners  # noqa: E402
 from link_test import SECRET, Link, blake  # noqa: E402
@@ -279,12 +278,8 @@ def test_records_across_nodes(pg):
 
 
 def main():
-    scenario = sys.argv[2]
-    start = time.time()
-    with PgCluster() as pg:
-        {"ratings": test_ratings_across_nodes, "vacation": test_vacation_across_nodes,
-         "records": test_records_across_nodes}[scenario](pg)
-    print(f"ok  {scenario} ({time.time() - start:.1f} s)", flush=True)
+    run_scenario({"ratings": test_ratings_across_nodes, "vacation": test_vacation_across_nodes,
+                  "records": test_records_across_nodes})
 
 
 if __name__ == "__main__":

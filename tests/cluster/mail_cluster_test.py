@@ -29,7 +29,6 @@ python3-aiosmtpd). Exits 77 (skipped, saying why) only when the PostgreSQL serve
 missing and this is not root."""
 import asyncio
 import os
-import re
 import signal
 import sys
 import time
@@ -38,7 +37,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from aiosmtpd.controller import Controller  # noqa: E402
 from mail_correspondence_test import DAY_MS, SimClock  # noqa: E402
 from mail_test import FROM, Sink, body_of, check_common, mail_in  # noqa: E402
-from pg_cluster import PgCluster, cluster_secret_file  # noqa: E402
+from pg_cluster import cluster_secret_file, run_scenario  # noqa: E402
 from plateau_harness import Server, answer, free_port, freeze, wait_for  # noqa: E402
 
 BINARY = sys.argv[1]
@@ -398,13 +397,8 @@ def test_settings(pg):
 
 
 def main():
-    scenario = sys.argv[2]
-    start = time.time()
-    with PgCluster() as pg:
-        {"remote": test_remote, "digest": test_digest, "kill": test_kill,
-         "freeze": test_freeze, "cap": test_cap,
-         "settings": test_settings}[scenario](pg)
-    print(f"ok  {scenario} ({time.time() - start:.1f} s)", flush=True)
+    run_scenario({"remote": test_remote, "digest": test_digest, "kill": test_kill,
+                  "freeze": test_freeze, "cap": test_cap, "settings": test_settings})
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 from plateau_harness import free_port
 
@@ -76,3 +77,13 @@ class PgCluster:
         out = subprocess.run([PSQL, url, "-XAt", "-F", "\t", "-c", query], capture_output=True,
                              text=True, check=True).stdout
         return [line.split("\t") for line in out.splitlines()]
+
+
+def run_scenario(scenarios):
+    """The test scenario named by argv[2] (scenarios: name -> function of a PgCluster), on a
+    throw-away cluster; prints "ok  NAME (S s)" when it passes."""
+    scenario = sys.argv[2]
+    start = time.time()
+    with PgCluster() as pg:
+        scenarios[scenario](pg)
+    print(f"ok  {scenario} ({time.time() - start:.1f} s)", flush=True)

@@ -131,7 +131,8 @@ class Server:
     def start(self, text_port=None, http_port=None, biloba_port=None):
         self.text_port = text_port or free_port()
         self.http_port = http_port or free_port()
-        self.biloba_port = biloba_port or free_port()
+        # 0: no biloba 0.9.3 port (the server's own meaning of --biloba-port 0).
+        self.biloba_port = free_port() if biloba_port is None else biloba_port
         self.log = open(os.path.join(self.data_dir, "server.log"), "ab")
         self.proc = subprocess.Popen(
             [self.binary, "serve", "--data-dir", os.path.join(self.data_dir, "data"),

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "compat/biloba/legacy_relay.h"
 #include "compat/biloba/lobby_names.h"
 #include "server/connection_limit.h"
 #include "server/lobby.h"
@@ -145,7 +146,24 @@ class LegacyPort final : public server::ExtraListener {
       bridge->chat(id, seat, text);
     };
     legacy.on_finished = [bridge](const FinishedLegacyGame& g) { bridge->finished(g); };
+    if (context.link && context.link_handlers) {
+      // A node of a cluster: its games are played on the legacy host (legacy_relay.h).
+      relay_ = std::make_shared<LegacyRelay>(context.io, *context.link, context.options.node_id);
+      auto relay = relay_;
+      legacy.divert = [relay](boost::asio::ip::tcp::socket& socket,
+                              std::shared_ptr<const void>& slot) {
+        return relay->divert(socket, slot);
+      };
+      context.link_handlers->serve["legacy"] =
+          [relay](const cluster::LinkOrigin& from, nlohmann::json frame,
+                  std::shared_ptr<cluster::LinkReply> reply) {
+            relay->serve(from, frame, std::move(reply));
+          };
+      context.link_handlers->gone.push_back(
+          [relay](const cluster::LinkOrigin& from) { relay->gone(from); });
+    }
     server_ = std::make_shared<LegacyServer>(context.io.get_executor(), std::move(legacy));
+    if (relay_) relay_->set_server(server_);
     bridge_->legacy = server_;
     try {
       server_->start();
@@ -161,12 +179,14 @@ class LegacyPort final : public server::ExtraListener {
   }
 
   void stop() override {
+    if (relay_) relay_->stop();
     bridge_->stopping = true;
     server_->stop();
   }
 
  private:
   std::shared_ptr<Bridge> bridge_;
+  std::shared_ptr<LegacyRelay> relay_;  // a node of a cluster only
   std::shared_ptr<LegacyServer> server_;
 };
 

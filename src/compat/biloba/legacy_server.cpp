@@ -221,7 +221,8 @@ awaitable<void> Impl::accept_loop() {
         continue;
       }
     }
-    auto session = std::make_shared<Session>(self, std::move(socket), std::move(slot));
+    if (options.divert && options.divert(socket, slot)) continue;  // relayed elsewhere
+    auto session = std::make_shared<Session>(self, Stream(std::move(socket)), std::move(slot));
     sessions.insert(session);
     session->start();
   }
@@ -262,6 +263,24 @@ void LegacyServer::start() {
   auto impl = impl_;
   asio::co_spawn(
       impl->strand, [impl]() { return impl->accept_loop(); }, asio::detached);
+}
+
+bool LegacyServer::adopt(boost::asio::local::stream_protocol::socket socket,
+                         const std::string& address) {
+  std::shared_ptr<const void> slot;
+  if (impl_->options.admit) {
+    slot = impl_->options.admit(address);
+    if (!slot) return false;
+  }
+  auto impl = impl_;
+  auto stream = std::make_shared<Stream>(std::move(socket));
+  asio::dispatch(impl->strand, [impl, stream, slot = std::move(slot)]() mutable {
+    if (impl->stopped) return;  // the socket closes with `stream`: the relay sees the end
+    auto session = std::make_shared<Session>(impl, std::move(*stream), std::move(slot));
+    impl->sessions.insert(session);
+    session->start();
+  });
+  return true;
 }
 
 void LegacyServer::stop() {

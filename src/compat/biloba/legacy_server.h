@@ -93,6 +93,11 @@ struct LegacyServerOptions {
   // Counts a new connection against the server's connection limits: returns the token to keep
   // while the connection is open, or nullptr to refuse it (closed at once). Unset: all admitted.
   std::function<std::shared_ptr<const void>(const std::string& address)> admit;
+  // Called for each connection the port accepted and admitted (with its slot): true when it
+  // took the socket to serve it elsewhere (plateau serve relays it to the node that hosts the
+  // cluster's legacy games, legacy_relay.h); false to serve it here. Unset: all served here.
+  std::function<bool(boost::asio::ip::tcp::socket& socket, std::shared_ptr<const void>& slot)>
+      divert;
   // accept() failing for lack of descriptors waits this long before trying again.
   std::chrono::milliseconds accept_backoff{100};
   // Called (on the server's strand) when a game is removed; the store hook.
@@ -131,6 +136,11 @@ class LegacyServer {
 
   // Binds and starts accepting. Throws boost::system::system_error when the port is taken.
   void start();
+  // Serves `socket` (one end of a local socket pair whose other end carries the bytes of a
+  // client of `address` relayed from another node) as a connection accepted from `address`:
+  // counted by options.admit like one. False (the socket closed) when admit refuses it.
+  // Thread-safe; after stop() the socket is closed at once.
+  bool adopt(boost::asio::local::stream_protocol::socket socket, const std::string& address);
   // Stops accepting and closes every connection (games are finalised as their sessions end).
   void stop();
   // After stop(), once no thread runs the executor any more: drops the sessions and games the

@@ -289,7 +289,7 @@ awaitable<void> Session::play() {
 
 void Session::watch_readable(std::uint64_t wait_id) {
   auto self = shared_from_this();
-  socket_.async_wait(tcp::socket::wait_read, [self, wait_id](boost::system::error_code ec) {
+  socket_.async_wait(Stream::wait_read, [self, wait_id](boost::system::error_code ec) {
     if (ec == asio::error::operation_aborted || wait_id != self->readable_wait_) return;
     if (!ec) {
       // epoll readiness can be stale (bytes that an earlier read already consumed): only data

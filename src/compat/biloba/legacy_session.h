@@ -15,7 +15,7 @@ using Impl = LegacyServer::Impl;
 // A connection: the game connection state machine of §11.2 (or talk mode), as one coroutine.
 class Session : public std::enable_shared_from_this<Session> {
  public:
-  Session(std::shared_ptr<Impl> server, tcp::socket socket, std::shared_ptr<const void> slot)
+  Session(std::shared_ptr<Impl> server, Stream socket, std::shared_ptr<const void> slot)
       : server_(std::move(server)),
         slot_(std::move(slot)),
         socket_(std::move(socket)),
@@ -33,7 +33,7 @@ class Session : public std::enable_shared_from_this<Session> {
   void wake() { wake_.cancel(); }
   void close() {
     boost::system::error_code ec;
-    socket_.shutdown(tcp::socket::shutdown_both, ec);
+    socket_.shutdown(Stream::shutdown_both, ec);
     socket_.close(ec);
     watchdog_.cancel();
     wake_.cancel();
@@ -101,7 +101,7 @@ class Session : public std::enable_shared_from_this<Session> {
 
   std::shared_ptr<Impl> server_;
   std::shared_ptr<const void> slot_;  // the connection's place in the server's limits
-  tcp::socket socket_;
+  Stream socket_;
   asio::steady_timer wake_;
   asio::steady_timer watchdog_;
   Clock::time_point deadline_ = Clock::time_point::max();

@@ -7,6 +7,7 @@
 
 #include <boost/asio/awaitable.hpp>
 #include <boost/asio/co_spawn.hpp>
+#include <boost/asio/generic/stream_protocol.hpp>
 #include <boost/asio/detached.hpp>
 #include <boost/asio/redirect_error.hpp>
 #include <boost/asio/use_awaitable.hpp>
@@ -34,6 +35,9 @@ namespace asio = boost::asio;
 using asio::awaitable;
 using asio::use_awaitable;
 using tcp = asio::ip::tcp;
+// A connection's socket: TCP from the port, or one end of a local socket pair for a
+// connection relayed from another node (LegacyServer::adopt).
+using Stream = asio::generic::stream_protocol::socket;
 using Clock = std::chrono::steady_clock;
 using Strand = asio::strand<asio::any_io_executor>;
 

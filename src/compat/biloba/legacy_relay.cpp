@@ -1,0 +1,415 @@
+#include "compat/biloba/legacy_relay.h"
+
+#include <sodium.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <array>
+#include <optional>
+#include <boost/asio/bind_executor.hpp>
+#include <boost/asio/local/connect_pair.hpp>
+#include <boost/asio/local/stream_protocol.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+#include <boost/asio/write.hpp>
+#include <chrono>
+#include <deque>
+#include <stdexcept>
+#include <vector>
+
+#include "server/rate_limited_log.h"
+
+namespace plateau::biloba::net {
+
+namespace asio = boost::asio;
+using json = nlohmann::json;
+using tcp = asio::ip::tcp;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+constexpr std::size_t kChunk = 4096;  // bytes read from a socket at once
+constexpr auto kAliveEvery = std::chrono::seconds(3);  // under the link's 10 s request time-out
+
+std::string to_base64(const char* data, std::size_t size) {
+  std::string out(sodium_base64_ENCODED_LEN(size, sodium_base64_VARIANT_ORIGINAL), '\0');
+  sodium_bin2base64(out.data(), out.size(), reinterpret_cast<const unsigned char*>(data), size,
+                    sodium_base64_VARIANT_ORIGINAL);
+  out.resize(out.size() - 1);  // its terminating NUL
+  return out;
+}
+
+// The bytes of field "d" (base64 of at most one chunk); throws std::runtime_error otherwise.
+std::string bytes_of(const json& frame) {
+  auto d = frame.find("d");
+  if (d == frame.end() || !d->is_string()) throw std::runtime_error("legacy relay: no data");
+  const auto& text = d->get_ref<const std::string&>();
+  if (text.size() > sodium_base64_ENCODED_LEN(kChunk, sodium_base64_VARIANT_ORIGINAL)) {
+    throw std::runtime_error("legacy relay: too much data in one frame");
+  }
+  std::string out(kChunk, '\0');
+  std::size_t size = 0;
+  if (sodium_base642bin(reinterpret_cast<unsigned char*>(out.data()), out.size(), text.data(),
+                        text.size(), nullptr, &size, nullptr,
+                        sodium_base64_VARIANT_ORIGINAL) != 0) {
+    throw std::runtime_error("legacy relay: bad base64");
+  }
+  out.resize(size);
+  return out;
+}
+
+std::uint64_t sid_of(const json& frame) {
+  auto sid = frame.find("sid");
+  if (sid == frame.end() || !sid->is_number_unsigned()) {
+    throw std::runtime_error("legacy relay: no sid");
+  }
+  return sid->get<std::uint64_t>();
+}
+
+server::RateLimitedLog& refusals() {
+  static server::RateLimitedLog log;
+  return log;
+}
+
+}  // namespace
+
+// One socket's two directions on a strand of its own: its bytes read in chunks at most
+// kBytesPerSecond (reading pauses, so the writer feels it), and the other side's bytes written
+// in order, at most kMaxWaitingBytes waiting.
+template <class Socket>
+class Pipe : public std::enable_shared_from_this<Pipe<Socket>> {
+ public:
+  explicit Pipe(Socket socket) : socket_(std::move(socket)), pause_(socket_.get_executor()) {}
+  virtual ~Pipe() = default;
+
+  // Queues `bytes` for the socket; closes it when too much waits. On the strand.
+  void write(std::string bytes) {
+    if (closed_) return;
+    waiting_bytes_ += bytes.size();
+    if (waiting_bytes_ > LegacyRelay::kMaxWaitingBytes) {
+      spdlog::warn("biloba relay: {} bytes wait for a slow reader: closed", waiting_bytes_);
+      return close();
+    }
+    waiting_.push_back(std::move(bytes));
+    if (waiting_.size() == 1) write_next();
+  }
+  // Closes the socket once what waits is written. On the strand.
+  void close_after_writes() {
+    closing_ = true;
+    if (waiting_.empty()) close();
+  }
+  void close() {
+    if (closed_) return;
+    closed_ = true;
+    boost::system::error_code ec;
+    socket_.shutdown(Socket::shutdown_both, ec);
+    socket_.close(ec);
+    pause_.cancel();
+    ended();
+  }
+  Socket& socket() { return socket_; }
+  template <class F>
+  void on_strand(F f) {
+    asio::post(socket_.get_executor(),
+               [self = this->shared_from_this(), f = std::move(f)]() mutable { f(); });
+  }
+
+ protected:
+  void read_next() {
+    if (closed_) return;
+    if (tokens_ < 0) {  // over the rate: wait until the bucket is back at zero
+      pause_.expires_after(std::chrono::milliseconds(
+          static_cast<long>(-tokens_ * 1000 / LegacyRelay::kBytesPerSecond) + 1));
+      pause_.async_wait([self = this->shared_from_this()](boost::system::error_code ec) {
+        if (ec) return;
+        self->refill();
+        self->read_next();
+      });
+      return;
+    }
+    socket_.async_read_some(
+        asio::buffer(buffer_), [self = this->shared_from_this()](boost::system::error_code ec,
+                                                                 std::size_t n) {
+          if (self->closed_) return;
+          if (ec) return self->read_end();
+          self->refill();
+          self->tokens_ -= static_cast<double>(n);
+          self->read(std::string(self->buffer_.data(), n));
+          self->read_next();
+        });
+  }
+  bool closed() const { return closed_; }
+
+ private:
+  virtual void read(std::string bytes) = 0;  // bytes from the socket
+  virtual void read_end() = 0;               // the socket's end of file or error
+  virtual void ended() = 0;                  // close() ran (once)
+
+  void refill() {
+    const auto now = Clock::now();
+    tokens_ = std::min(LegacyRelay::kBurstBytes,
+                       tokens_ + LegacyRelay::kBytesPerSecond *
+                                     std::chrono::duration<double>(now - refilled_).count());
+    refilled_ = now;
+  }
+  void write_next() {
+    asio::async_write(socket_, asio::buffer(waiting_.front()),
+                      [self = this->shared_from_this()](boost::system::error_code ec, std::size_t) {
+                        if (self->closed_) return;
+                        if (ec) return self->close();
+                        self->waiting_bytes_ -= self->waiting_.front().size();
+                        self->waiting_.pop_front();
+                        if (!self->waiting_.empty()) return self->write_next();
+                        if (self->closing_) self->close();
+                      });
+  }
+
+  Socket socket_;
+  asio::steady_timer pause_;
+  std::array<char, kChunk> buffer_{};
+  std::deque<std::string> waiting_;
+  std::size_t waiting_bytes_ = 0;
+  double tokens_ = LegacyRelay::kBurstBytes;
+  Clock::time_point refilled_ = Clock::now();
+  bool closing_ = false;
+  bool closed_ = false;
+};
+
+// On the client's node: the client's socket, relayed to the host.
+struct LegacyRelay::Outgoing : Pipe<tcp::socket> {
+  Outgoing(tcp::socket socket, std::shared_ptr<const void> slot, LegacyRelay& relay,
+           cluster::LinkPeer host, std::uint64_t sid)
+      : Pipe(std::move(socket)), slot(std::move(slot)), relay(relay), host(std::move(host)),
+        sid(sid) {}
+
+  void start(const std::string& address) {
+    auto self = std::static_pointer_cast<Outgoing>(shared_from_this());
+    relay.link_.request(
+        host.id, host.host, host.port, json{{"legacy", "open"}, {"sid", sid}, {"address", address}},
+        [self](const json& frame) {
+          if (!frame.contains("d")) {  // "alive": the first one says the host serves it
+            return self->on_strand([self] {
+              if (!std::exchange(self->reading, true)) self->read_next();
+            });
+          }
+          std::string bytes;
+          try {
+            bytes = bytes_of(frame);
+          } catch (const std::exception& e) {
+            spdlog::warn("biloba relay: node {}: {}", self->host.id, e.what());
+            return self->on_strand([self] { self->close(); });
+          }
+          self->on_strand([self, bytes = std::move(bytes)]() mutable {
+            self->write(std::move(bytes));
+          });
+        },
+        [self](const json& done) {
+          if (auto why = done.find("refused"); why != done.end() && refusals().due()) {
+            spdlog::info("biloba relay: node {} refused a connection: {}", self->host.id,
+                         why->dump());
+          }
+          self->on_strand([self] {
+            self->answered = true;
+            self->close_after_writes();
+          });
+        },
+        [self](cluster::LinkFailure, const std::string& why) {
+          spdlog::info("biloba relay: a connection to node {} ended: {}", self->host.id, why);
+          self->on_strand([self] {
+            self->answered = true;
+            self->close();
+          });
+        });
+  }
+  void read(std::string bytes) override {
+    relay.link_.note(host.id, json{{"legacy", "data"},
+                                   {"sid", sid},
+                                   {"d", to_base64(bytes.data(), bytes.size())}});
+  }
+  void read_end() override { close(); }
+  void ended() override {
+    if (!answered) relay.link_.note(host.id, json{{"legacy", "close"}, {"sid", sid}});
+    std::lock_guard lock(relay.mutex_);
+    relay.outgoing_.erase(sid);
+  }
+
+  std::shared_ptr<const void> slot;  // this node's connection limits count the client
+  LegacyRelay& relay;
+  cluster::LinkPeer host;
+  std::uint64_t sid;
+  bool answered = false;  // the host said "done", or the link failed: nothing to tell it
+  // The client's bytes are read once the host answered: sent before, on a link connection
+  // still opening, the notes would be dropped (NodeLink::note) and the stream broken.
+  bool reading = false;
+};
+
+// On the host: one end of a socket pair whose other end the legacy server serves, relayed to
+// the client's node as the answer of its "open" request.
+struct LegacyRelay::Incoming : Pipe<asio::local::stream_protocol::socket> {
+  Incoming(asio::local::stream_protocol::socket socket, std::shared_ptr<cluster::LinkReply> reply,
+           LegacyRelay& relay, std::pair<std::uint64_t, std::uint64_t> key)
+      : Pipe(std::move(socket)), reply(std::move(reply)), relay(relay), key(key),
+        alive(this->socket().get_executor()) {}
+
+  void start() {
+    reply->event(json{{"ka", 1}});  // the client's node may send the client's bytes now
+    read_next();
+    keep_alive();
+  }
+  void keep_alive() {
+    alive.expires_after(kAliveEvery);
+    alive.async_wait([self = std::static_pointer_cast<Incoming>(shared_from_this())](
+                         boost::system::error_code ec) {
+      if (ec || self->closed()) return;
+      self->reply->event(json{{"ka", 1}});
+      self->keep_alive();
+    });
+  }
+  void read(std::string bytes) override {
+    reply->event(json{{"d", to_base64(bytes.data(), bytes.size())}});
+  }
+  void read_end() override { close(); }
+  void ended() override {
+    alive.cancel();
+    reply->done(std::move(done_fields));  // nothing is sent once the link connection is gone
+    std::lock_guard lock(relay.mutex_);
+    relay.incoming_.erase(key);
+  }
+
+  std::shared_ptr<cluster::LinkReply> reply;
+  LegacyRelay& relay;
+  std::pair<std::uint64_t, std::uint64_t> key;
+  asio::steady_timer alive;
+  json done_fields = json::object();
+};
+
+LegacyRelay::LegacyRelay(asio::io_context& io, cluster::NodeLink& link, std::string self_id)
+    : io_(io), link_(link), self_id_(std::move(self_id)) {}
+
+LegacyRelay::~LegacyRelay() = default;
+
+void LegacyRelay::set_server(std::weak_ptr<LegacyServer> server) {
+  std::lock_guard lock(mutex_);
+  server_ = std::move(server);
+}
+
+bool LegacyRelay::divert(tcp::socket& socket, std::shared_ptr<const void>& slot) {
+  std::optional<cluster::LinkPeer> host;
+  for (auto& peer : link_.ready_peers()) {
+    if (peer.id < self_id_ && (!host || peer.id < host->id)) host = std::move(peer);
+  }
+  if (!host) return false;  // this node is the host
+  boost::system::error_code ec;
+  const auto remote = socket.remote_endpoint(ec);
+  std::shared_ptr<Outgoing> out;
+  {
+    std::lock_guard lock(mutex_);
+    if (stopped_ || ec || outgoing_.size() >= kMaxOutgoing) {
+      if (!ec && !stopped_ && refusals().due()) {
+        spdlog::warn("biloba relay: {} connections relayed to node {} already: refused {}",
+                     outgoing_.size(), host->id, remote.address().to_string());
+      }
+      socket.close(ec);
+      return true;
+    }
+    // Its own strand: the accepted socket came on the legacy server's.
+    const auto protocol = remote.protocol();
+    tcp::socket moved(asio::make_strand(io_), protocol, socket.release(ec));
+    if (ec) return true;
+    out = std::make_shared<Outgoing>(std::move(moved), std::move(slot), *this, *host, ++next_sid_);
+    outgoing_[out->sid] = out;
+  }
+  out->start(remote.address().to_string());
+  return true;
+}
+
+void LegacyRelay::serve(const cluster::LinkOrigin& from, const json& frame,
+                        std::shared_ptr<cluster::LinkReply> reply) {
+  const auto what = frame.at("legacy");
+  if (!what.is_string()) throw std::runtime_error("legacy relay: a bad frame");
+  const auto key = std::make_pair(from.serial, sid_of(frame));
+  if (!reply) {  // a note: the client's bytes, or its end
+    std::shared_ptr<Incoming> in;
+    std::string bytes;
+    const bool data = what == "data";
+    if (data) {
+      bytes = bytes_of(frame);
+    } else if (what != "close") {
+      throw std::runtime_error("legacy relay: an unknown note");
+    }
+    {
+      std::lock_guard lock(mutex_);
+      if (auto it = incoming_.find(key); it != incoming_.end()) in = it->second;
+    }
+    if (!in) return;  // closed here meanwhile
+    in->on_strand([in, data, bytes = std::move(bytes)]() mutable {
+      if (data) return in->write(std::move(bytes));
+      // The client has gone: the legacy server reads the end of file, as from a socket.
+      boost::system::error_code ec;
+      in->socket().shutdown(asio::socket_base::shutdown_send, ec);
+    });
+    return;
+  }
+  if (what != "open") throw std::runtime_error("legacy relay: an unknown request");
+  auto address = frame.find("address");
+  if (address == frame.end() || !address->is_string() || address->get<std::string>().size() > 64) {
+    throw std::runtime_error("legacy relay: no address");
+  }
+  std::shared_ptr<LegacyServer> server;
+  std::size_t from_peer = 0;
+  {
+    std::lock_guard lock(mutex_);
+    server = server_.lock();
+    for (const auto& [k, in] : incoming_) from_peer += k.first == from.serial;
+    if (stopped_ || !server) return reply->done(json{{"refused", "this node is stopping"}});
+    if (incoming_.size() >= kMaxIncoming || from_peer >= kMaxOutgoing) {
+      return reply->done(json{{"refused", "too many relayed connections"}});
+    }
+    if (incoming_.count(key)) throw std::runtime_error("legacy relay: a sid used twice");
+  }
+  auto strand = asio::make_strand(io_);
+  asio::local::stream_protocol::socket ours(strand), theirs(io_);
+  asio::local::connect_pair(ours, theirs);
+  auto in = std::make_shared<Incoming>(std::move(ours), reply, *this, key);
+  {
+    std::lock_guard lock(mutex_);
+    incoming_[key] = in;
+  }
+  if (!server->adopt(std::move(theirs), address->get<std::string>())) {
+    in->on_strand([in] {
+      in->done_fields = json{{"refused", "the connection limits refuse it"}};
+      in->close();
+    });
+    return;
+  }
+  in->on_strand([in] { in->start(); });
+}
+
+void LegacyRelay::gone(const cluster::LinkOrigin& from) {
+  std::vector<std::shared_ptr<Incoming>> closing;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [key, in] : incoming_) {
+      if (key.first == from.serial) closing.push_back(in);
+    }
+  }
+  for (auto& in : closing) in->on_strand([in] { in->close(); });
+}
+
+void LegacyRelay::stop() {
+  std::vector<std::shared_ptr<Incoming>> in;
+  std::vector<std::shared_ptr<Outgoing>> out;
+  {
+    std::lock_guard lock(mutex_);
+    stopped_ = true;
+    for (const auto& [key, i] : incoming_) in.push_back(i);
+    for (const auto& [sid, o] : outgoing_) {
+      if (auto p = o.lock()) out.push_back(std::move(p));
+    }
+  }
+  for (auto& i : in) i->on_strand([i] { i->close(); });
+  for (auto& o : out) o->on_strand([o] { o->close(); });
+}
+
+}  // namespace plateau::biloba::net
