@@ -198,6 +198,7 @@ void BasicHttpSession<Stream>::on_read(beast::error_code ec) {
   if (starts_with(target, "/records/")) {
     // /records/GAME/NUMBER (an optional ".txt" suffix); an invisible table's record needs its
     // key, ?key=KEY (table_access.h), and is "no such record" without it, like a missing one.
+    // Any node's table: the lobby asks its owner (lobby_records.cpp).
     std::string rest = target.substr(9);
     std::string key;
     if (auto q = rest.find('?'); q != std::string::npos) {
@@ -208,23 +209,21 @@ void BasicHttpSession<Stream>::on_read(beast::error_code ec) {
     auto parts = split(rest, '/');
     if (parts.size() == 2 && !parts[1].empty() && parts[1].size() < 10 &&
         std::all_of(parts[1].begin(), parts[1].end(), ::isdigit)) {
-      auto table = lobby_.find_table(std::string(parts[0]), std::stoi(std::string(parts[1])));
-      if (table) {
-        const TableAccess access = table->summary().access;
-        if (access.invisible && !record_key_matches(access, key)) table.reset();
-      }
-      if (table) {
-        table->fetch_record([self = this->shared_from_this()](std::string record) {
-          boost::asio::post(self->stream_.get_executor(), [self, record = std::move(record)] {
-            if (record.empty()) {
-              self->respond(self->make(http::status::not_found, "the game has not started\n"));
-            } else {
-              self->respond(self->make(http::status::ok, record));
-            }
-          });
+      // A key that long matches no table's (32 hex digits): as none, so that it stays in bounds
+      // on its way to another node.
+      if (key.size() > kMaxRecordKeyBytes) key.clear();
+      RecordRequest r{std::string(parts[0]), std::stoi(std::string(parts[1])), std::move(key)};
+      // Another node's answer may take the link's 10 s: the response's write gets its own
+      // time from here, not what the request's read left of it.
+      beast::get_lowest_layer(stream_).expires_after(std::chrono::seconds(30));
+      lobby_.fetch_record(r, false, [self = this->shared_from_this(), r](RecordAnswer answer) {
+        // Any thread: the response is written on the session's.
+        boost::asio::post(self->stream_.get_executor(), [self, r, answer = std::move(answer)] {
+          const RecordResponse res = http_record_response(answer, r.game, r.number);
+          self->respond(self->make(static_cast<http::status>(res.status), res.body));
         });
-        return;
-      }
+      });
+      return;
     }
     respond(make(http::status::not_found, std::string(kNoSuchRecord)));
     return;

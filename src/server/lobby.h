@@ -29,6 +29,7 @@
 #include "server/presence.h"
 #include "server/rate_limited_log.h"
 #include "server/ratings.h"
+#include "server/record_answer.h"
 #include "server/remote_follow.h"
 #include "server/resume_tokens.h"
 #include "server/table.h"
@@ -100,6 +101,14 @@ class Lobby : public TableServices {
   void serve_forwarded(const cluster::LinkOrigin& from, nlohmann::json frame,
                        std::shared_ptr<cluster::LinkReply> reply);
   void forget_forwarded(const cluster::LinkOrigin& from);
+  // GET /records (lobby_records.cpp; record_answer.h): table `r`'s record, passed once to
+  // `done` (on any thread): this node's table's; else, unless `local_only` or alone, the record
+  // from the live node that owns it (found as a forwarded command's owner, read on the event
+  // feed's thread; kBusy past the lookup budget or with the feed full, kUnreachable if it does
+  // not answer within the link's time-out). An invisible table without its key is kMissing, as
+  // a table that does not exist. Never blocks, never throws.
+  void fetch_record(const RecordRequest& r, bool local_only,
+                    std::function<void(RecordAnswer)> done);
   // The node serving table (game, number) (its id, HOST:PORT and node port), or nullopt when no
   // live node does (or alone, or the database is unreachable). Thread-safe; one database round
   // trip. Clients must connect to that node until commands are forwarded (docs/CLUSTER.md).

@@ -23,14 +23,6 @@ using namespace forwarding;
 
 namespace {
 
-std::string host_of(const std::string& address) {
-  std::string host = address.substr(0, address.rfind(':'));
-  if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
-    host = host.substr(1, host.size() - 2);
-  }
-  return host;
-}
-
 // Runs `read` with the event feed's connection on its thread (a database read that must not
 // wait on an I/O thread), then `again` on `client`'s strand — the command once more, now that
 // the answer is cached (or not: a failed read is logged, and the command reads it itself) —

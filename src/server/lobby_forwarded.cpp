@@ -53,6 +53,14 @@ bool forwardable(const Command& c) {
 void Lobby::serve_forwarded(const cluster::LinkOrigin& from, json frame,
                             std::shared_ptr<cluster::LinkReply> reply) {
   if (!forwarding_) return;  // set_link() was not called: nothing is served for others
+  if (frame.contains("record")) {
+    // GET /records on another node (lobby_records.cpp): no client, so before "cid". A bad
+    // request throws (record_request_of), which cuts that link.
+    if (!reply) throw std::runtime_error("a record request as a note");
+    fetch_record(record_request_of(frame), true,
+                 [reply](const RecordAnswer& a) { reply->done(record_reply_json(a)); });
+    return;
+  }
   auto uint_field = [&](const char* name) {
     auto it = frame.find(name);
     if (it == frame.end() || !it->is_number_unsigned()) {

@@ -38,6 +38,15 @@ constexpr std::size_t kMaxCommentBytes = 64 * 1024;
 constexpr std::size_t kMaxQueuedPerProxy = 8;          // forwarded commands waiting per client
 constexpr std::size_t kReplayChunkBytes = 256 * 1024;  // a resync's events per frame, about
 
+// The host of a nodes row's address (HOST:PORT, [IPV6]:PORT): where its node link listens.
+inline std::string host_of(const std::string& address) {
+  std::string host = address.substr(0, address.rfind(':'));
+  if (host.size() > 2 && host.front() == '[' && host.back() == ']') {
+    host = host.substr(1, host.size() - 2);
+  }
+  return host;
+}
+
 // An Event as a link frame carries it.
 inline json event_json(const Event& e) {
   return json{{"type", e.type}, {"data", e.data}, {"page", e.page}, {"seq", e.seq}};

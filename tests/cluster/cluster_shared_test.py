@@ -5,17 +5,31 @@
             start), and `standings` on a shows both games (each node rated from its own cache,
             so b overwrote a's update);
   vacation  a vacation started on node b stops the correspondence time of a board node a
-            serves (a forfeited the player on vacation: it read vacations only at its start).
+            serves (a forfeited the player on vacation: it read vacations only at its start);
+  records   GET /records/GAME/N on node b of tables node a serves: the same bytes as on a (b
+            answered 404 "no such record"), an invisible table's only with its key, the 404s
+            of a missing board and of a game not started, bounded lookups (503 "busy"), a
+            record request on the link out of bounds cutting that connection only, and with a
+            frozen: 503 within the link's time-out while b answers /healthz; once b has taken
+            the table over, the same record from b.
 Usage: cluster_shared_test.py PLATEAU_BINARY SCENARIO. Exits 77 (skipped, saying why) only when
 the PostgreSQL server binaries are missing and this is not root."""
+import json
 import os
+import signal
+import struct
 import sys
 import tempfile
+import threading
 import time
+import urllib.error
+import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
 from pg_cluster import cluster_secret_file, run_scenario  # noqa: E402
-from plateau_harness import Server, free_port  # noqa: E402
+from plateau_harness import Server, answer, free_port, freeze, record_moves, wait_for  # noqa: E402
+from cluster_test import move, owners  # noqa: E402
+from link_test import SECRET, Link, blake  # noqa: E402
 
 BINARY = sys.argv[1]
 
@@ -24,10 +38,10 @@ DAY_MS = 24 * 60 * 60 * 1000
 HOUR_MS = 60 * 60 * 1000
 
 
-def node(pg, name, extra=()):
+def node(pg, name, extra=(), node_port=None):
     port = free_port()
     return Server(BINARY, extra=["--store", pg.url, "--node-id", name, "--node-address",
-                                 f"127.0.0.1:{port}", "--node-port", str(free_port()),
+                                 f"127.0.0.1:{port}", "--node-port", str(node_port or free_port()),
                                  "--cluster-secret-file", cluster_secret_file(),
                                  "--rate", "1000"] + list(extra))
 
@@ -133,8 +147,139 @@ def test_vacation_across_nodes(pg):
                     n.stop()
 
 
+def get(server, path, timeout=15):
+    """(status, body) of GET `path`; a longer time-out than Server.http_get's 5 s."""
+    try:
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.http_port}{path}",
+                                    timeout=timeout) as r:
+            return r.status, r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def link_record(node_port, fields):
+    """Sends a record request with `fields` to the node link at `node_port` as an authenticated
+    peer: the done frame's fields, or None when the node cut the connection."""
+    ln = Link(node_port)
+    _, _, (c2s, s2c, _, _, _) = ln.handshake(SECRET)
+    ln.recv()  # the proof
+    body = json.dumps(dict({"t": "req", "id": 1}, **fields)).encode()
+    ln.send(blake(c2s, struct.pack(">Q", 0), body) + body)
+    try:
+        raw = ln.recv()
+    except (EOFError, ConnectionResetError):
+        return None
+    assert raw[:32] == blake(s2c, struct.pack(">Q", 0), raw[32:]), raw
+    return json.loads(raw[32:])
+
+
+def test_records_across_nodes(pg):
+    here = ["--place-tables", "here"]  # every table on a, where its players are
+    a_link = free_port()
+    a = node(pg, "a", here, node_port=a_link).start()
+    b = node(pg, "b", here).start()
+    try:
+        alice = a.text("alice", "pw-alice", register=True)
+        bob = a.text("bob", "pw-bobby", register=True)
+        alice.send("bohnduell challenge -supply=8 alice bob")
+        alice.expect(r"^New BohnDuell Board 101$")
+        acked = {}
+        played = [move(alice, 101, "alice", 1, acked), move(bob, 101, "bob", 2, acked),
+                  move(alice, 101, "alice", 3, acked)]
+        # A visible table: b answers with a's bytes, whole.
+        status, record = get(a, "/records/bohnduell/101")
+        assert status == 200 and '[Board "101"]' in record, (status, record)
+        # Its moves, as "SEAT:MOVE".
+        assert [m.split(":")[-1] for m in record_moves(record)] == played, (record, played)
+        for path in ("/records/bohnduell/101", "/records/bohnduell/101.txt",
+                     "/records/bohnduell/101?key=" + "k" * 100):
+            assert get(b, path) == (200, record), path
+        # An invisible table: its key or nothing, on b as on a.
+        answer(alice, "/open bohnduell start=1")
+        assert answer(alice, "/join 1") == "alice takes seat 1.\n"
+        assert answer(alice, "/option invisible") == "alice sets invisible.\n"
+        assert answer(alice, "/invite bob") == "You invited bob to bohnduell 102.\n"
+        assert answer(bob, "/table 102").startswith("You are at bohnduell 102.")
+        assert answer(bob, "/join 2") == "bob takes seat 2.\n"
+        alice.send("/start")
+        alice.expect(r"^Game bohnduell 102 starts: ")
+        move(alice, 102, "alice", 1, acked)
+        ws = a.ws()
+        ws.command("login alice pw-alice")
+        key_path = ws.command("show 102")[0][0]["record"]
+        assert key_path.startswith("/records/bohnduell/102?key="), key_path
+        status, secret = get(a, key_path)
+        assert status == 200 and '[Board "102"]' in secret, (status, secret)
+        assert get(b, key_path) == (200, secret)
+        wrong = key_path[:-1] + ("0" if key_path[-1] != "0" else "1")
+        for path in ("/records/bohnduell/102", "/records/bohnduell/102?key=", wrong):
+            assert get(b, path) == (404, "no such record\n") == get(a, path), path
+        # Missing boards, a game word that is not the board's, bounds: as on a.
+        for path in ("/records/bohnduell/999", "/records/phutball/101", "/records/bohnduell/0",
+                     "/records/" + "g" * 40 + "/101"):
+            assert get(b, path) == (404, "no such record\n") == get(a, path), path
+        # A table whose game has not started.
+        assert answer(alice, "/open bohnduell").startswith("Table bohnduell 103")
+        assert get(b, "/records/bohnduell/103") == (404, "the game has not started\n")
+        assert get(a, "/records/bohnduell/103") == (404, "the game has not started\n")
+        assert owners(pg) == {101: ("a", 1), 102: ("a", 1), 103: ("a", 1)}, owners(pg)
+        # On the link: a's answers; a request out of bounds cuts that connection only.
+        ask = {"game": "bohnduell", "number": 101, "key": ""}
+        assert link_record(a_link, {"record": ask}) == {"t": "done", "id": 1, "record": record}
+        assert link_record(a_link, {"record": dict(ask, number=102)}) == {
+            "t": "done", "id": 1, "missing": True}
+        assert link_record(a_link, {"record": dict(ask, number=103)}) == {
+            "t": "done", "id": 1, "not_started": True}
+        for bad in (dict(ask, game="g" * 33), dict(ask, number=0), dict(ask, number="101"),
+                    dict(ask, key="k" * 65), {"game": "bohnduell", "number": 101}, "101"):
+            assert link_record(a_link, {"record": bad}) is None, bad
+        assert get(b, "/records/bohnduell/101") == (200, record)
+        # Boards named one after the other by URL are looked up at the forwarding's rate
+        # (200 at once, then 100 a second): beyond it, 503 "busy", and b keeps answering.
+        results = []
+
+        def burst(first):
+            for n in range(first, first + 100):
+                results.append(get(b, f"/records/bohnduell/{n}"))
+        threads = [threading.Thread(target=burst, args=(1000 + 100 * i,)) for i in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        busy = results.count((503, "busy, try again\n"))
+        assert busy > 0 and busy + results.count((404, "no such record\n")) == 800, (
+            busy, [r for r in results if r[0] not in (404, 503)][:3])
+        print(f"records: {busy} of 800 lookups refused as busy", flush=True)
+        time.sleep(2.5)  # the budget fills again
+        assert get(b, "/records/bohnduell/101") == (200, record)
+        # The owner frozen: 503 within the link's 10 s, and b serves meanwhile.
+        freeze(a.proc)
+        frozen = time.time()
+        got = []
+        asking = threading.Thread(target=lambda: got.append(get(b, "/records/bohnduell/101")))
+        asking.start()
+        time.sleep(0.5)
+        assert asking.is_alive()  # waiting for a
+        assert get(b, "/healthz", timeout=2) == (200, "ok\n")
+        asking.join(15)
+        waited = time.time() - frozen
+        assert got == [(503, "the node serving bohnduell 101 cannot be reached now: try again\n")
+                       ], got
+        assert waited < 11.5, waited
+        print(f"records: the frozen owner's record answered 503 after {waited:.1f} s", flush=True)
+        # Taken over by b: served there, the same record.
+        wait_for("b to take 101 over", lambda: owners(pg)[101] == ("b", 2), 20)
+        assert get(b, "/records/bohnduell/101") == (200, record)
+        a.proc.send_signal(signal.SIGCONT)
+    finally:
+        for n in (a, b):
+            if n.alive():
+                n.kill()
+
+
 def main():
-    run_scenario({"ratings": test_ratings_across_nodes, "vacation": test_vacation_across_nodes})
+    run_scenario({"ratings": test_ratings_across_nodes, "vacation": test_vacation_across_nodes,
+                  "records": test_records_across_nodes})
 
 
 if __name__ == "__main__":
