@@ -134,7 +134,7 @@ void RemoteFeed::add(const std::shared_ptr<Client>& client, std::int64_t table_i
     if (refused.empty()) {
       if (it == tables_.end()) it = tables_.emplace(table_id, Followed{game, number, {}}).first;
       it->second.followers.push_back(
-          {client, client.get(), std::max<std::int64_t>(0, after_seq), seated_as});
+          {client, client.get(), std::max<std::int64_t>(0, after_seq), seated_as, {}});
       by_client_[client.get()].insert(table_id);
     }
   }
