@@ -36,10 +36,10 @@ BINARY = sys.argv[1]
 BILOBA = os.path.join(os.path.dirname(BINARY), "biloba")
 
 
-def node(pg, name, extra=()):
+def node(pg, name, extra=(), node_port=None):
     port = free_port()
     return Server(BINARY, extra=["--store", pg.url, "--node-id", name, "--node-address",
-                                 f"127.0.0.1:{port}", "--node-port", str(free_port()),
+                                 f"127.0.0.1:{port}", "--node-port", str(node_port or free_port()),
                                  "--cluster-secret-file", cluster_secret_file(),
                                  "--rate", "1000"] + list(extra))
 

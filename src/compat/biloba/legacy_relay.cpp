@@ -248,9 +248,9 @@ struct LegacyRelay::Outgoing : Pipe<tcp::socket> {
 // the client's node as the answer of its "open" request.
 struct LegacyRelay::Incoming : Pipe<asio::local::stream_protocol::socket> {
   Incoming(asio::local::stream_protocol::socket socket, std::shared_ptr<cluster::LinkReply> reply,
-           LegacyRelay& relay, std::pair<std::uint64_t, std::uint64_t> key)
+           LegacyRelay& relay, std::pair<std::uint64_t, std::uint64_t> key, std::string peer)
       : Pipe(std::move(socket)), reply(std::move(reply)), relay(relay), key(key),
-        alive(this->socket().get_executor()) {}
+        peer(std::move(peer)), alive(this->socket().get_executor()) {}
 
   void start() {
     reply->event(json{{"ka", 1}});  // the client's node may send the client's bytes now
@@ -280,6 +280,7 @@ struct LegacyRelay::Incoming : Pipe<asio::local::stream_protocol::socket> {
   std::shared_ptr<cluster::LinkReply> reply;
   LegacyRelay& relay;
   std::pair<std::uint64_t, std::uint64_t> key;
+  std::string peer;  // the client's node (kMaxOutgoing counts by node, whatever its connections)
   asio::steady_timer alive;
   json done_fields = json::object();
 };
@@ -361,7 +362,9 @@ void LegacyRelay::serve(const cluster::LinkOrigin& from, const json& frame,
   {
     std::lock_guard lock(mutex_);
     server = server_.lock();
-    for (const auto& [k, in] : incoming_) from_peer += k.first == from.serial;
+    // By node, not by link connection: a peer opening connection after connection would
+    // otherwise take 128 on each, all 1,024 of the host's with eight.
+    for (const auto& [k, in] : incoming_) from_peer += in->peer == from.peer;
     if (stopped_ || !server) return reply->done(json{{"refused", "this node is stopping"}});
     if (incoming_.size() >= kMaxIncoming || from_peer >= kMaxOutgoing) {
       return reply->done(json{{"refused", "too many relayed connections"}});
@@ -371,7 +374,7 @@ void LegacyRelay::serve(const cluster::LinkOrigin& from, const json& frame,
   auto strand = asio::make_strand(io_);
   asio::local::stream_protocol::socket ours(strand), theirs(io_);
   asio::local::connect_pair(ours, theirs);
-  auto in = std::make_shared<Incoming>(std::move(ours), reply, *this, key);
+  auto in = std::make_shared<Incoming>(std::move(ours), reply, *this, key, from.peer);
   {
     std::lock_guard lock(mutex_);
     incoming_[key] = in;

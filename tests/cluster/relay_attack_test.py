@@ -1,0 +1,335 @@
+#!/usr/bin/env python3
+"""Attacks on the biloba 0.9.3 port relay (docs/CLUSTER.md "The biloba 0.9.3 port",
+src/compat/biloba/legacy_relay.h), on real nodes: node a is the legacy host (the smallest id),
+b relays its port's connections there. Scenarios:
+  frames    as an authenticated peer on a's node link, legacy frames that are malformed (no
+            sid, a sid used twice, bad base64, "d" of 4,097 bytes or 900 KB, an unknown verb,
+            an address over 64 bytes): each cuts that link connection only; a note for a sid
+            never opened is ignored; a "d" of exactly 4,096 bytes is served; b's relays and a
+            keep working throughout;
+  bounds    opens without closing: 128 per peer (over two link connections of one peer), 1,024
+            on the host in all (eight peers); the rest refused, and served again once the
+            legacy sessions time out;
+  termhost  SIGTERM on the host with 20 relays open: a exits 0, b's 20 clients are closed,
+            b keeps serving;
+  termrelay SIGTERM on b with 20 relays open: b exits 0, its clients are closed, and a ends
+            the relayed sessions (their game is no longer listed);
+  frozen    the host frozen with relays open: b's clients are cut within the link's 10 s, b
+            answers meanwhile;
+  kill9     b killed (-9) mid-game with both players relayed: a ends their sessions and the
+            game's table.
+Usage: relay_attack_test.py PLATEAU_BINARY SCENARIO. Exits 77 (skipped, saying why) only when
+the PostgreSQL server binaries are missing and this is not root."""
+import base64
+import json
+import os
+import signal
+import socket
+import struct
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from pg_cluster import run_scenario  # noqa: E402
+from plateau_harness import biloba_client, free_port, freeze, wait_for  # noqa: E402
+from link_test import SECRET, Link, blake  # noqa: E402
+from biloba_relay_test import (BINARY, biloba_tables, create_on, linked, listing,  # noqa: E402
+                               node, shut)  # noqa: E402
+
+NUMP = b"\x05NUMP\0"  # the answer to LISTGAME
+
+
+def message(payload):
+    return bytes([len(payload)]) + payload
+
+
+LISTGAME = message(b"LISTGAME\0")
+
+
+class Peer(Link):
+    """An authenticated link connection as node `me`, sending requests and notes."""
+
+    def __init__(self, port, me="x"):
+        super().__init__(port)
+        _, _, (self.c2s, self.s2c, _, _, _) = self.handshake(SECRET, me)
+        self.recv()  # the proof
+        self.sent = self.got = 0
+        self.next_id = 0
+
+    def frame(self, fields):
+        body = json.dumps(fields).encode()
+        self.send(blake(self.c2s, struct.pack(">Q", self.sent), body) + body)
+        self.sent += 1
+
+    def open(self, sid, address="10.0.0.1"):
+        self.next_id += 1
+        self.frame({"t": "req", "id": self.next_id, "legacy": "open", "sid": sid,
+                    "address": address})
+        return self.next_id
+
+    def served(self, sid, address="10.0.0.1"):
+        """Opens relay `sid`; asserts the host serves it (its first event, "alive")."""
+        rid = self.open(sid, address)
+        assert self.answer() == {"t": "ev", "id": rid, "ka": 1}
+        return rid
+
+    def data(self, sid, raw):
+        self.frame({"t": "note", "legacy": "data", "sid": sid,
+                    "d": base64.b64encode(raw).decode()})
+
+    def answer(self):
+        raw = self.recv()
+        assert raw[:32] == blake(self.s2c, struct.pack(">Q", self.got), raw[32:]), raw
+        self.got += 1
+        return json.loads(raw[32:])
+
+
+def relayed_listing_works(a, b):
+    """b's own relays to a still work (another link connection), and a answers HTTP."""
+    assert listing(b.biloba_port).strip() == listing(a.biloba_port).strip()
+    assert a.http_get("/healthz") == (200, "ok\n")
+    assert "connection to node a closed" not in b.read_log(), b.read_log()
+
+
+def relayed(port, count):
+    """`count` clients of `port` past LISTGAME's first answer: each one a relay served."""
+    socks = []
+    for _ in range(count):
+        s = socket.create_connection(("127.0.0.1", port), timeout=10)
+        s.sendall(LISTGAME)
+        socks.append(s)
+    for s in socks:
+        assert s.recv(16) == NUMP
+    return socks
+
+
+def closed_within(socks, seconds):
+    """True when every socket reads its end within `seconds` in all."""
+    deadline = time.time() + seconds
+    for s in socks:
+        s.settimeout(max(0.01, deadline - time.time()))
+        try:
+            if s.recv(16) != b"":
+                return False
+        except ConnectionResetError:
+            pass
+        except socket.timeout:
+            return False
+    return True
+
+
+def test_frames(pg):
+    a_link = free_port()
+    a = node(pg, "a", node_port=a_link).start()
+    b = node(pg, "b").start()
+    try:
+        linked(b)
+        p = Peer(a_link)
+        p.served(1)
+        p.data(1, LISTGAME)
+        assert p.answer() == {"t": "ev", "id": 1, "d": base64.b64encode(NUMP).decode()}
+        # A note for a sid never opened, and a close of one: ignored, the connection kept.
+        p.data(99, LISTGAME)
+        p.frame({"t": "note", "legacy": "close", "sid": 98})
+        p.data(1, message(struct.pack(">i", 2)))
+        assert p.answer() == {"t": "ev", "id": 1, "d": base64.b64encode(b"\x04\0\0\0\0").decode()}
+        # "d" of exactly one chunk (4,096 bytes) is served: its LISTGAME is answered.
+        sid2 = p.served(2, "a" * 64)
+        p.data(2, (LISTGAME + b"\0" * 4096)[:4096])
+        assert p.answer() == {"t": "ev", "id": sid2, "d": base64.b64encode(NUMP).decode()}
+        # Its zeros are an empty player count: the session ends, and so does the relay.
+        assert p.answer() == {"t": "done", "id": sid2}
+        relayed_listing_works(a, b)
+        # Each malformed frame cuts its own link connection, never a's, nor b's relays.
+        big = base64.b64encode(b"x" * 4097).decode()
+        bad = [
+            {"t": "req", "id": 1, "legacy": "open", "address": "10.0.0.1"},
+            {"t": "req", "id": 1, "legacy": "open", "sid": -1, "address": "10.0.0.1"},
+            {"t": "req", "id": 1, "legacy": "open", "sid": "1", "address": "10.0.0.1"},
+            {"t": "req", "id": 1, "legacy": "open", "sid": 1, "address": "a" * 65},
+            {"t": "req", "id": 1, "legacy": "open", "sid": 1, "address": "a" * 10000},
+            {"t": "req", "id": 1, "legacy": "open", "sid": 1},
+            {"t": "req", "id": 1, "legacy": "shout", "sid": 1},
+            {"t": "req", "id": 1, "legacy": 5, "sid": 1},
+            {"t": "req", "id": 1, "legacy": "data", "sid": 1, "d": ""},
+            {"t": "note", "legacy": "shout", "sid": 1},
+            {"t": "note", "legacy": "open", "sid": 1, "address": "10.0.0.1"},
+            {"t": "note", "legacy": "data", "sid": 1},
+            {"t": "note", "legacy": "data", "d": "AAAA"},
+            {"t": "note", "legacy": "data", "sid": 1, "d": "!!!!"},
+            {"t": "note", "legacy": "data", "sid": 1, "d": "AAA"},
+            {"t": "note", "legacy": "data", "sid": 1, "d": big},
+            {"t": "note", "legacy": "data", "sid": 1, "d": "A" * 900_000},
+        ]
+        for frame in bad:
+            q = Peer(a_link)
+            if frame["t"] == "note":
+                q.served(1)
+            q.frame(frame)
+            assert q.closed(), frame
+            q.sock.close()
+        # A sid used twice on one connection: cut, and its first relay ends with it.
+        q = Peer(a_link)
+        q.served(7)
+        q.open(7)
+        assert q.closed()
+        got = p.answer()
+        assert got == {"t": "ev", "id": 1, "ka": 1}, got  # p.s relays live on
+        relayed_listing_works(a, b)
+        assert a.alive() and b.alive()
+        assert a.stop() == 0 and b.stop() == 0
+    finally:
+        shut([], (a, b))
+
+
+def test_bounds(pg):
+    a_link = free_port()
+    a = node(pg, "a", node_port=a_link).start()
+    b = node(pg, "b").start()
+    try:
+        linked(b)
+
+        def fill(peer, count, prefix):
+            return [peer.open(1 + i, f"{prefix}.{i // 250}.{i % 250}") for i in range(count)]
+
+        def kinds(peer, count):
+            """The answers to `count` opens, by kind ("ka" or the refusal), in id order (each
+            relay starts on a strand of its own, so their first events come in any order)."""
+            got = sorted((peer.answer() for _ in range(count)), key=lambda f: f["id"])
+            return [(f["t"], f.get("ka") or f.get("refused")) for f in got]
+
+        served = ("ev", 1)
+        refused = ("done", "too many relayed connections")
+        # One peer: 128 relays, over two connections of its own; the 129th refused.
+        x1, x2 = Peer(a_link, "x"), Peer(a_link, "x")
+        fill(x1, 100, "10.1")
+        assert kinds(x1, 100) == [served] * 100
+        fill(x2, 29, "10.2")
+        assert kinds(x2, 29) == [served] * 28 + [refused]
+        # Eight peers in all: 1,024 on the host, then refused (b's own relay too).
+        others = [Peer(a_link, f"y{n}") for n in range(7)]
+        for n, peer in enumerate(others):
+            fill(peer, 128, f"10.{10 + n}")
+        for n, peer in enumerate(others):
+            assert kinds(peer, 128) == [served] * 128, n
+        extra = others[-1].open(500, "10.99.0.1")
+        assert others[-1].answer() == {"t": "done", "id": extra,
+                                       "refused": "too many relayed connections"}
+        s = socket.create_connection(("127.0.0.1", b.biloba_port), timeout=10)
+        s.sendall(LISTGAME)
+        assert s.recv(16) == b"", "a relay past the host's 1,024"
+        # The legacy sessions time out (10 s without a first command): served again.
+        wait_for("the relays' sessions end",
+                 lambda: listing(b.biloba_port).strip() == listing(a.biloba_port).strip(), 20)
+        assert a.http_get("/healthz") == (200, "ok\n")
+        assert a.stop() == 0 and b.stop() == 0
+    finally:
+        shut([], (a, b))
+
+
+def test_termhost(pg):
+    a = node(pg, "a").start()
+    b = node(pg, "b").start()
+    socks = []
+    try:
+        linked(b)
+        socks = relayed(b.biloba_port, 20)
+        started = time.time()
+        assert a.stop() == 0
+        assert closed_within(socks, 5), "b's relayed clients were left open"
+        print(f"termhost: a stopped, b's clients closed in {time.time() - started:.1f} s",
+              flush=True)
+        assert b.http_get("/healthz") == (200, "ok\n")
+        # b hosts its port's connections itself now.
+        wait_for("b saw a go", lambda: "connection to node a closed" in b.read_log(), 10)
+        more = relayed(b.biloba_port, 1)
+        more[0].close()
+        assert b.stop() == 0
+    finally:
+        for s in socks:
+            s.close()
+        shut([], (a, b))
+
+
+def test_termrelay(pg):
+    a = node(pg, "a").start()
+    b = node(pg, "b").start()
+    procs = []
+    socks = []
+    try:
+        linked(b)
+        out = tempfile.TemporaryFile()
+        procs.append(create_on(b.biloba_port, "left behind", out))
+        socks = relayed(b.biloba_port, 19)
+        assert b.stop() == 0
+        assert closed_within(socks, 5), "b's clients were left open"
+        # a ended the sessions b relayed: the creator's game is gone from its port.
+        wait_for("the relayed game gone from a",
+                 lambda: "left behind" not in listing(a.biloba_port), 5)
+        assert procs[0].wait(5) != 0
+        assert a.http_get("/healthz") == (200, "ok\n")
+        assert a.stop() == 0
+    finally:
+        for s in socks:
+            s.close()
+        shut(procs, (a, b))
+
+
+def test_frozen(pg):
+    a = node(pg, "a").start()
+    b = node(pg, "b").start()
+    socks = []
+    try:
+        linked(b)
+        socks = relayed(b.biloba_port, 5)
+        freeze(a.proc)
+        frozen = time.time()
+        assert b.http_get("/healthz") == (200, "ok\n")
+        assert closed_within(socks, 12), "b's clients were left waiting on a frozen host"
+        waited = time.time() - frozen
+        print(f"frozen: b's relayed clients cut after {waited:.1f} s", flush=True)
+        assert 9 < waited < 12, waited
+        assert b.http_get("/healthz") == (200, "ok\n")
+        a.proc.send_signal(signal.SIGCONT)
+    finally:
+        for s in socks:
+            s.close()
+        if a.alive():
+            a.proc.send_signal(signal.SIGCONT)
+        shut([], (a, b))
+
+
+def test_kill9(pg):
+    a = node(pg, "a").start()
+    b = node(pg, "b").start()
+    procs = []
+    try:
+        linked(b)
+        outs = [tempfile.TemporaryFile(), tempfile.TemporaryFile()]
+        procs.append(create_on(b.biloba_port, "cut short", outs[0], delay_ms=500))
+        procs.append(biloba_client(BINARY, b.biloba_port, outs[1], "random", "--join", "1",
+                                   "--name", "Bob", "--seed", "2", delay_ms=500))
+        wait_for("the game's table playing on a",
+                 lambda: [t["status"] for t in biloba_tables(a)] == ["playing"], 20)
+        b.kill()
+        killed = time.time()
+        # a ends both relayed sessions, so the game and its table end.
+        wait_for("the table over", lambda: [t["status"] for t in biloba_tables(a)] == ["over"], 5)
+        print(f"kill9: the table ended {time.time() - killed:.1f} s after b died", flush=True)
+        assert "cut short" not in listing(a.biloba_port)
+        for p in procs:
+            assert p.wait(5) != 0
+        assert a.stop() == 0
+    finally:
+        shut(procs, (a, b))
+
+
+def main():
+    run_scenario({"frames": test_frames, "bounds": test_bounds, "termhost": test_termhost,
+                  "termrelay": test_termrelay, "frozen": test_frozen, "kill9": test_kill9})
+
+
+if __name__ == "__main__":
+    main()
