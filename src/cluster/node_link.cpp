@@ -77,9 +77,13 @@ void NodeLink::keep(const std::vector<LinkPeer>& peers) {
   std::lock_guard lock(mutex_);
   if (stopped_) return;
   const auto now = std::chrono::steady_clock::now();
+  // A peer missing from the listing (frozen or hung: no heartbeat for 2 s) may keep its TCP
+  // connection open for ever; ready_peers() leaves it out until it is listed again.
+  for (auto& [id, p] : peers_) p.listed = false;
   for (const auto& l : peers) {
     if (l.id == options_.self_id) continue;
     Peer& p = peers_[l.id];
+    p.listed = true;
     if (p.host != l.host || p.port != l.port) {
       p.host = l.host;
       p.port = l.port;
@@ -248,7 +252,7 @@ std::vector<LinkPeer> NodeLink::ready_peers() {
   std::lock_guard lock(mutex_);
   std::vector<LinkPeer> ready;
   for (const auto& [id, p] : peers_) {
-    if (p.ready) ready.push_back(LinkPeer{id, p.host, p.port});
+    if (p.ready && p.listed) ready.push_back(LinkPeer{id, p.host, p.port});
   }
   return ready;
 }

@@ -129,7 +129,9 @@ class NodeLink {
                std::function<void(LinkFailure, const std::string& why)> on_fail);
   // Sends note `fields` to `peer` if a connection to it is open (else drops it). Thread-safe.
   void note(const std::string& peer, nlohmann::json fields);
-  // The peers this node's own connection to is open and authenticated now, by id. Thread-safe.
+  // The peers this node's own connection to is open and authenticated now, by id, that the
+  // latest listing (start's `peers`) saw live: a frozen peer's connection stays open, but it
+  // drops out of the listing within 2 s of its last heartbeat. Thread-safe.
   std::vector<LinkPeer> ready_peers();
 
  private:
@@ -145,6 +147,7 @@ class NodeLink {
     std::shared_ptr<LinkConn> conn;
     bool ready = false;                   // authenticated
     bool connecting = false;              // resolving, connecting or shaking hands
+    bool listed = true;                   // in the latest listing of live peers (keep())
     std::vector<nlohmann::json> waiting;  // requests to send once ready
     std::map<std::uint64_t, Pending> in_flight;
     std::chrono::steady_clock::time_point retry_at{};

@@ -7,15 +7,18 @@ b relays its port's connections there. Scenarios:
             an address over 64 bytes): each cuts that link connection only; a note for a sid
             never opened is ignored; a "d" of exactly 4,096 bytes is served; b's relays and a
             keep working throughout;
-  bounds    opens without closing: 128 per peer (over two link connections of one peer), 1,024
-            on the host in all (eight peers); the rest refused, and served again once the
-            legacy sessions time out;
+  bounds    opens without closing: 128 per peer (over two link connections of one peer; before,
+            128 per connection, so one peer took all 1,024 with eight), 1,024 on the host in
+            all (eight peers); the rest refused, and served again once the legacy sessions
+            time out;
   termhost  SIGTERM on the host with 20 relays open: a exits 0, b's 20 clients are closed,
             b keeps serving;
   termrelay SIGTERM on b with 20 relays open: b exits 0, its clients are closed, and a ends
             the relayed sessions (their game is no longer listed);
   frozen    the host frozen with relays open: b's clients are cut within the link's 10 s, b
-            answers meanwhile;
+            answers meanwhile, and a new client of b's port is served by b itself (before: b
+            relayed it into the frozen host, whose link connection stayed open, and cut it
+            10 s later, for as long as a was frozen);
   kill9     b killed (-9) mid-game with both players relayed: a ends their sessions and the
             game's table.
 Usage: relay_attack_test.py PLATEAU_BINARY SCENARIO. Exits 77 (skipped, saying why) only when
@@ -292,6 +295,13 @@ def test_frozen(pg):
         print(f"frozen: b's relayed clients cut after {waited:.1f} s", flush=True)
         assert 9 < waited < 12, waited
         assert b.http_get("/healthz") == (200, "ok\n")
+        # a is no longer listed live (no heartbeat for 2 s): b serves its port's connections
+        # itself, at once, rather than relaying each into the frozen host for 10 s.
+        s = socket.create_connection(("127.0.0.1", b.biloba_port), timeout=10)
+        socks.append(s)
+        s.settimeout(3)
+        s.sendall(LISTGAME)
+        assert s.recv(16) == NUMP, "b relayed a connection to a frozen host"
         a.proc.send_signal(signal.SIGCONT)
     finally:
         for s in socks:

@@ -3,7 +3,7 @@
 // 0.9.3 port"). A legacy game lives in one LegacyServer (its players wait there for each other's
 // clicks) and an original client knows nothing of nodes, so a cluster plays all its legacy
 // games on one node, the *legacy host*: the node with the smallest id among this node and the
-// peers its node link reaches now. Every other node relays each connection its port accepts to
+// live peers its node link reaches now (NodeLink::ready_peers: a frozen peer is passed over). Every other node relays each connection its port accepts to
 // the host over the node link (authenticated, node_link.h), byte for byte:
 //   request {"legacy":"open","sid":N,"address":A}  client's node -> host: the host serves the
 //           bytes as a connection from address A (LegacyServer::adopt, A's connection limits)
