@@ -11,6 +11,8 @@ b relays its port's connections there. Scenarios:
             128 per connection, so one peer took all 1,024 with eight), 1,024 on the host in
             all (eight peers); the rest refused, and served again once the legacy sessions
             time out;
+  halfclose a client of b's port that sends LISTGAME and half-closes reads the answer, then
+            the end, as on a's port;
   termhost  SIGTERM on the host with 20 relays open: a exits 0, b's 20 clients are closed,
             b keeps serving;
   termrelay SIGTERM on b with 20 relays open: b exits 0, its clients are closed, and a ends
@@ -232,6 +234,33 @@ def test_bounds(pg):
         shut([], (a, b))
 
 
+def test_halfclose(pg):
+    a = node(pg, "a").start()
+    b = node(pg, "b").start()
+    try:
+        linked(b)
+        # A client that sends its command and half-closes reads the whole answer, then the
+        # end, on b's port as on a's (before: b closed the relay both ways at the client's end
+        # of file, so the answer on its way from a was lost).
+        got = {}
+        for name, port in (("a", a.biloba_port), ("b", b.biloba_port)):
+            s = socket.create_connection(("127.0.0.1", port), timeout=10)
+            s.sendall(LISTGAME)
+            s.shutdown(socket.SHUT_WR)
+            data = b""
+            while True:
+                chunk = s.recv(64)
+                if not chunk:
+                    break
+                data += chunk
+            s.close()
+            got[name] = data
+        assert got == {"a": NUMP, "b": NUMP}, got
+        assert a.stop() == 0 and b.stop() == 0
+    finally:
+        shut([], (a, b))
+
+
 def test_termhost(pg):
     a = node(pg, "a").start()
     b = node(pg, "b").start()
@@ -337,7 +366,8 @@ def test_kill9(pg):
 
 
 def main():
-    run_scenario({"frames": test_frames, "bounds": test_bounds, "termhost": test_termhost,
+    run_scenario({"frames": test_frames, "bounds": test_bounds, "halfclose": test_halfclose,
+                  "termhost": test_termhost,
                   "termrelay": test_termrelay, "frozen": test_frozen, "kill9": test_kill9})
 
 

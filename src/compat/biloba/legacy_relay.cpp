@@ -227,9 +227,16 @@ struct LegacyRelay::Outgoing : Pipe<tcp::socket> {
                                    {"sid", sid},
                                    {"d", to_base64(bytes.data(), bytes.size())}});
   }
-  void read_end() override { close(); }
+  void read_end() override {
+    if (answered) return close();
+    // The client's end of file (or error): the host's session reads it as its own (the
+    // "close" note), and what it still sends is written until its "done", as a server the
+    // client reached directly would answer a client that half-closed after its command.
+    relay.link_.note(host.id, json{{"legacy", "close"}, {"sid", sid}});
+    told_end = true;
+  }
   void ended() override {
-    if (!answered) relay.link_.note(host.id, json{{"legacy", "close"}, {"sid", sid}});
+    if (!answered && !told_end) relay.link_.note(host.id, json{{"legacy", "close"}, {"sid", sid}});
     std::lock_guard lock(relay.mutex_);
     relay.outgoing_.erase(sid);
   }
@@ -239,6 +246,7 @@ struct LegacyRelay::Outgoing : Pipe<tcp::socket> {
   cluster::LinkPeer host;
   std::uint64_t sid;
   bool answered = false;  // the host said "done", or the link failed: nothing to tell it
+  bool told_end = false;  // the host was told of the client's end (read_end)
   // The client's bytes are read once the host answered: sent before, on a link connection
   // still opening, the notes would be dropped (NodeLink::note) and the stream broken.
   bool reading = false;
