@@ -331,6 +331,7 @@ def test_frozen(pg):
         s.settimeout(3)
         s.sendall(LISTGAME)
         assert s.recv(16) == NUMP, "b relayed a connection to a frozen host"
+        assert b.stop() == 0  # no hang on the frozen peer
         a.proc.send_signal(signal.SIGCONT)
     finally:
         for s in socks:
