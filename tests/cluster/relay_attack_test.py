@@ -7,10 +7,11 @@ b relays its port's connections there. Scenarios:
             an address over 64 bytes): each cuts that link connection only; a note for a sid
             never opened is ignored; a "d" of exactly 4,096 bytes is served; b's relays and a
             keep working throughout;
-  bounds    opens without closing: 128 per peer (over two link connections of one peer; before,
-            128 per connection, so one peer took all 1,024 with eight), 1,024 on the host in
-            all (eight peers); the rest refused, and served again once the legacy sessions
-            time out;
+  bounds    opens without closing: 128 per peer, and its relays on a new link connection close
+            those of its older one (before, 128 more on each connection: one peer took all
+            1,024 with eight, and a node's orphans from a connection this end had not seen
+            break counted on), 1,024 on the host in all (eight peers); the rest refused, and
+            served again once the legacy sessions time out;
   halfclose a client of b's port that sends LISTGAME and half-closes reads the answer, then
             the end, as on a's port;
   termhost  SIGTERM on the host with 20 relays open: a exits 0, b's 20 clients are closed,
@@ -169,14 +170,14 @@ def test_frames(pg):
             {"t": "note", "legacy": "data", "sid": 1, "d": "A" * 900_000},
         ]
         for frame in bad:
-            q = Peer(a_link)
+            q = Peer(a_link, "q")  # not "x": its opens would close p's (bounds)
             if frame["t"] == "note":
                 q.served(1)
             q.frame(frame)
             assert q.closed(), frame
             q.sock.close()
         # A sid used twice on one connection: cut, and its first relay ends with it.
-        q = Peer(a_link)
+        q = Peer(a_link, "q")
         q.served(7)
         q.open(7)
         assert q.closed()
@@ -207,13 +208,20 @@ def test_bounds(pg):
 
         served = ("ev", 1)
         refused = ("done", "too many relayed connections")
-        # One peer: 128 relays, over two connections of its own; the 129th refused.
-        x1, x2 = Peer(a_link, "x"), Peer(a_link, "x")
-        fill(x1, 100, "10.1")
-        assert kinds(x1, 100) == [served] * 100
-        fill(x2, 29, "10.2")
-        assert kinds(x2, 29) == [served] * 28 + [refused]
-        # Eight peers in all: 1,024 on the host, then refused (b's own relay too).
+        # One peer: 128 relays on one connection, the 129th refused.
+        x1 = Peer(a_link, "x")
+        fill(x1, 129, "10.1")
+        assert kinds(x1, 129) == [served] * 128 + [refused]
+        # Its relays on a new connection of its own: those of the older one are orphans (a node
+        # keeps one connection to each peer), closed (before: 128 more on each connection).
+        x2 = Peer(a_link, "x")
+        fill(x2, 128, "10.2")
+        assert kinds(x2, 128) == [served] * 128
+        assert kinds(x1, 128) == [("done", None)] * 128
+        wait_for("the orphans closed", lambda: "128 of its relays on an older one closed" in
+                 a.read_log(), 5)
+        time.sleep(0.2)  # each is forgotten just after its "done"
+        # Seven more peers: 1,024 on the host in all, then refused (b's own relay too).
         others = [Peer(a_link, f"y{n}") for n in range(7)]
         for n, peer in enumerate(others):
             fill(peer, 128, f"10.{10 + n}")

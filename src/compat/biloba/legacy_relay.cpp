@@ -182,7 +182,7 @@ struct LegacyRelay::Incoming : Pipe<asio::local::stream_protocol::socket> {
   std::shared_ptr<cluster::LinkReply> reply;
   LegacyRelay& relay;
   std::pair<std::uint64_t, std::uint64_t> key;
-  std::string peer;  // the client's node (kMaxOutgoing counts by node, whatever its connections)
+  std::string peer;  // the client's node (its relays on an older connection are orphans)
   asio::steady_timer alive;
   json done_fields = json::object();
 };
@@ -261,12 +261,30 @@ void LegacyRelay::serve(const cluster::LinkOrigin& from, const json& frame,
   }
   std::shared_ptr<LegacyServer> server;
   std::size_t from_peer = 0;
+  std::vector<std::shared_ptr<Incoming>> superseded;
   {
     std::lock_guard lock(mutex_);
     server = server_.lock();
-    // By node, not by link connection: a peer opening connection after connection would
-    // otherwise take 128 on each, all 1,024 of the host's with eight.
-    for (const auto& [k, in] : incoming_) from_peer += in->peer == from.peer;
+    // A node relays on its one connection to this node (node_link.h): relays of an older
+    // connection of the same node are orphans (it failed them when that connection broke, even
+    // if this end has not noticed yet), and are closed. So one node holds at most 128 here, not
+    // 128 on each of as many connections as it opens (eight took all 1,024).
+    for (const auto& [k, in] : incoming_) {
+      if (k.first == from.serial) {
+        ++from_peer;
+      } else if (in->peer == from.peer && k.first < from.serial) {
+        superseded.push_back(in);
+      }
+    }
+  }
+  if (!superseded.empty()) {
+    spdlog::info("biloba relay: node {} relays on a new link connection: {} of its relays on "
+                 "an older one closed",
+                 from.peer, superseded.size());
+    for (auto& in : superseded) in->on_strand([in] { in->close(); });
+  }
+  {
+    std::lock_guard lock(mutex_);
     if (stopped_ || !server) return reply->done(json{{"refused", "this node is stopping"}});
     if (incoming_.size() >= kMaxIncoming || from_peer >= kMaxOutgoing) {
       return reply->done(json{{"refused", "too many relayed connections"}});

@@ -15,7 +15,7 @@
 // bytes a click), at most 256 KiB waits to be written to a socket (more closes the relay), a
 // node relays at most 128 connections to its host at once (the link's 256 requests in flight
 // keep room for forwarded commands), a host serves at most 1,024 relayed connections, 128 of
-// them from one node (by node id, whatever link connections they came on).
+// them from one node (a node's relays on a new link connection close those of its older ones).
 // When the host dies its games end (their connections close) and the next node in id order
 // hosts new ones; two nodes whose links do not reach each other each host their own games, so
 // a connection is always served somewhere.
