@@ -14,6 +14,8 @@ b relays its port's connections there. Scenarios:
             served again once the legacy sessions time out;
   halfclose a client of b's port that sends LISTGAME and half-closes reads the answer, then
             the end, as on a's port;
+  churn     600 clients of b's port that close, half-close or reset at once leave no relay
+            behind: 128 are served at once afterwards, the 129th refused;
   termhost  SIGTERM on the host with 20 relays open: a exits 0, b's 20 clients are closed,
             b keeps serving;
   termrelay SIGTERM on b with 20 relays open: b exits 0, its clients are closed, and a ends
@@ -27,7 +29,6 @@ b relays its port's connections there. Scenarios:
 Usage: relay_attack_test.py PLATEAU_BINARY SCENARIO. Exits 77 (skipped, saying why) only when
 the PostgreSQL server binaries are missing and this is not root."""
 import base64
-import json
 import os
 import signal
 import socket
@@ -40,90 +41,15 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pg_cluster import run_scenario  # noqa: E402
 from plateau_harness import biloba_client, free_port, freeze, wait_for  # noqa: E402
-from link_test import SECRET, Link, blake  # noqa: E402
+from relay_peer import LISTGAME, NUMP, Peer, closed_within, message, relayed  # noqa: E402
 from biloba_relay_test import (BINARY, biloba_tables, create_on, linked, listing,  # noqa: E402
                                node, shut)  # noqa: E402
-
-NUMP = b"\x05NUMP\0"  # the answer to LISTGAME
-
-
-def message(payload):
-    return bytes([len(payload)]) + payload
-
-
-LISTGAME = message(b"LISTGAME\0")
-
-
-class Peer(Link):
-    """An authenticated link connection as node `me`, sending requests and notes."""
-
-    def __init__(self, port, me="x"):
-        super().__init__(port)
-        _, _, (self.c2s, self.s2c, _, _, _) = self.handshake(SECRET, me)
-        self.recv()  # the proof
-        self.sent = self.got = 0
-        self.next_id = 0
-
-    def frame(self, fields):
-        body = json.dumps(fields).encode()
-        self.send(blake(self.c2s, struct.pack(">Q", self.sent), body) + body)
-        self.sent += 1
-
-    def open(self, sid, address="10.0.0.1"):
-        self.next_id += 1
-        self.frame({"t": "req", "id": self.next_id, "legacy": "open", "sid": sid,
-                    "address": address})
-        return self.next_id
-
-    def served(self, sid, address="10.0.0.1"):
-        """Opens relay `sid`; asserts the host serves it (its first event, "alive")."""
-        rid = self.open(sid, address)
-        assert self.answer() == {"t": "ev", "id": rid, "ka": 1}
-        return rid
-
-    def data(self, sid, raw):
-        self.frame({"t": "note", "legacy": "data", "sid": sid,
-                    "d": base64.b64encode(raw).decode()})
-
-    def answer(self):
-        raw = self.recv()
-        assert raw[:32] == blake(self.s2c, struct.pack(">Q", self.got), raw[32:]), raw
-        self.got += 1
-        return json.loads(raw[32:])
-
 
 def relayed_listing_works(a, b):
     """b's own relays to a still work (another link connection), and a answers HTTP."""
     assert listing(b.biloba_port).strip() == listing(a.biloba_port).strip()
     assert a.http_get("/healthz") == (200, "ok\n")
     assert "connection to node a closed" not in b.read_log(), b.read_log()
-
-
-def relayed(port, count):
-    """`count` clients of `port` past LISTGAME's first answer: each one a relay served."""
-    socks = []
-    for _ in range(count):
-        s = socket.create_connection(("127.0.0.1", port), timeout=10)
-        s.sendall(LISTGAME)
-        socks.append(s)
-    for s in socks:
-        assert s.recv(16) == NUMP
-    return socks
-
-
-def closed_within(socks, seconds):
-    """True when every socket reads its end within `seconds` in all."""
-    deadline = time.time() + seconds
-    for s in socks:
-        s.settimeout(max(0.01, deadline - time.time()))
-        try:
-            if s.recv(16) != b"":
-                return False
-        except ConnectionResetError:
-            pass
-        except socket.timeout:
-            return False
-    return True
 
 
 def test_frames(pg):
@@ -269,6 +195,36 @@ def test_halfclose(pg):
         shut([], (a, b))
 
 
+def test_churn(pg):
+    many = ["--max-connections-per-address", "400"]  # every client is 127.0.0.1 on a too
+    a = node(pg, "a", many).start()
+    b = node(pg, "b", many).start()
+    try:
+        linked(b)
+        # 600 clients of b's port that close at once, half-close, or reset after a command:
+        # none of them holds a relay afterwards.
+        for n in range(600):
+            s = socket.create_connection(("127.0.0.1", b.biloba_port), timeout=10)
+            if n % 3 == 1:
+                s.sendall(LISTGAME)
+                s.shutdown(socket.SHUT_WR)
+            elif n % 3 == 2:
+                s.sendall(LISTGAME)
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            s.close()
+        time.sleep(2)
+        socks = relayed(b.biloba_port, 128)
+        extra = socket.create_connection(("127.0.0.1", b.biloba_port), timeout=10)
+        extra.settimeout(5)
+        assert extra.recv(16) == b"", "a 129th relay at once"
+        for s in socks + [extra]:
+            s.close()
+        assert "connection to node a closed" not in b.read_log(), b.read_log()
+        assert a.stop() == 0 and b.stop() == 0
+    finally:
+        shut([], (a, b))
+
+
 def test_termhost(pg):
     a = node(pg, "a").start()
     b = node(pg, "b").start()
@@ -376,6 +332,7 @@ def test_kill9(pg):
 
 def main():
     run_scenario({"frames": test_frames, "bounds": test_bounds, "halfclose": test_halfclose,
+                  "churn": test_churn,
                   "termhost": test_termhost,
                   "termrelay": test_termrelay, "frozen": test_frozen, "kill9": test_kill9})
 

@@ -24,8 +24,7 @@ from pg_cluster import run_scenario  # noqa: E402
 from plateau_harness import wait_for  # noqa: E402
 from link_test import SECRET, Link, blake, link_key  # noqa: E402
 from biloba_relay_test import node  # noqa: E402
-
-NUMP = b"\x05NUMP\0"
+from relay_peer import NUMP  # noqa: E402
 
 
 class Host(Link):
