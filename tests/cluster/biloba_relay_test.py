@@ -28,8 +28,8 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
-from pg_cluster import cluster_secret_file, run_scenario  # noqa: E402
-from plateau_harness import (Server, answer, biloba_client, finish, free_port,  # noqa: E402
+from pg_cluster import cluster_node, run_scenario  # noqa: E402
+from plateau_harness import (answer, biloba_client, finish,  # noqa: E402
                              record_moves, wait_for)
 
 BINARY = sys.argv[1]
@@ -37,11 +37,7 @@ BILOBA = os.path.join(os.path.dirname(BINARY), "biloba")
 
 
 def node(pg, name, extra=(), node_port=None):
-    port = free_port()
-    return Server(BINARY, extra=["--store", pg.url, "--node-id", name, "--node-address",
-                                 f"127.0.0.1:{port}", "--node-port", str(node_port or free_port()),
-                                 "--cluster-secret-file", cluster_secret_file(),
-                                 "--rate", "1000"] + list(extra))
+    return cluster_node(BINARY, pg, name, extra, node_port)
 
 
 def linked(b, to="a"):

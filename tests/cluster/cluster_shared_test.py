@@ -26,8 +26,8 @@ import urllib.error
 import urllib.request
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
-from pg_cluster import cluster_secret_file, run_scenario  # noqa: E402
-from plateau_harness import Server, answer, free_port, freeze, record_moves, wait_for  # noqa: E402
+from pg_cluster import cluster_node, run_scenario  # noqa: E402
+from plateau_harness import answer, free_port, freeze, record_moves, wait_for  # noqa: E402
 from cluster_test import move, owners  # noqa: E402
 from link_test import SECRET, Link, blake  # noqa: E402
 
@@ -39,11 +39,7 @@ HOUR_MS = 60 * 60 * 1000
 
 
 def node(pg, name, extra=(), node_port=None):
-    port = free_port()
-    return Server(BINARY, extra=["--store", pg.url, "--node-id", name, "--node-address",
-                                 f"127.0.0.1:{port}", "--node-port", str(node_port or free_port()),
-                                 "--cluster-secret-file", cluster_secret_file(),
-                                 "--rate", "1000"] + list(extra))
+    return cluster_node(BINARY, pg, name, extra, node_port)
 
 
 def rated_game(ohs, xs, names):

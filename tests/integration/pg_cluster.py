@@ -9,7 +9,7 @@ import sys
 import tempfile
 import time
 
-from plateau_harness import free_port
+from plateau_harness import Server, free_port
 
 SCRIPT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "store", "pg_cluster.sh")
 PSQL = "/usr/lib/postgresql/15/bin/psql"
@@ -87,3 +87,13 @@ def run_scenario(scenarios):
     with PgCluster() as pg:
         scenarios[scenario](pg)
     print(f"ok  {scenario} ({time.time() - start:.1f} s)", flush=True)
+
+
+def cluster_node(binary, pg, name, extra=(), node_port=None):
+    """A `plateau serve` (not started) as node `name` of a cluster on `pg`: its own node address
+    and node port (or `node_port`), the test's cluster secret, --rate 1000, and `extra`."""
+    return Server(binary, extra=["--store", pg.url, "--node-id", name, "--node-address",
+                                 f"127.0.0.1:{free_port()}", "--node-port",
+                                 str(node_port or free_port()),
+                                 "--cluster-secret-file", cluster_secret_file(),
+                                 "--rate", "1000"] + list(extra))
